@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Our own targets build with warnings as errors; dependencies are left alone.
+let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+
+let package = Package(
+    name: "SwiftWebImage",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "WebImage", targets: ["WebImage"]),
+        .executable(name: "webimage", targets: ["webimage"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries (Debian -dev packages, found through pkg-config).
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp libwebpdemux libwebpmux",
+                       providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+
+        // Model and protocols: no C imports.
+        .target(name: "WebImageCore", swiftSettings: strict),
+        // One coder per format over the C libraries.
+        .target(name: "WebImageCodecs",
+                dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF"],
+                swiftSettings: strict),
+        // What users import: the pipeline, re-exporting the model and registering every codec.
+        .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs"], swiftSettings: strict),
+        .executableTarget(name: "webimage",
+                          dependencies: ["WebImage", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: strict),
+
+        .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,77 @@
+/// How to decode: the decode part of SDWebImage's context (`imageScaleFactor`, `imageThumbnailPixelSize`, …).
+public struct ImageDecodeOptions: Sendable, Hashable {
+    /// Points-to-pixels scale of the result. Default nil: derived from ``cacheKey`` (`@2x.` → 2, `@3x.` → 3),
+    /// else 1.
+    public var scaleFactor: Double?
+    /// The cache key (or URL string) the bytes came from, used only to derive the scale. Default nil.
+    public var cacheKey: String?
+    /// Decode only the first frame of an animation. Default false.
+    public var firstFrameOnly: Bool
+    /// Decode to at most this many pixels (a thumbnail), downsampling during decode where the library can.
+    /// Default nil: full size. Never upscales when ``preserveAspectRatio`` is true.
+    public var thumbnailPixelSize: PixelSize?
+    /// Fit the thumbnail inside ``thumbnailPixelSize`` keeping the aspect ratio; false stretches to exactly that
+    /// size. Default true.
+    public var preserveAspectRatio: Bool
+    /// Scale the image down (SDWebImage's formula) so all frames fit in this many bytes of RGBA8.
+    /// Default nil: no limit.
+    public var scaleDownLimitBytes: Int?
+    /// The expected format when sniffing cannot tell (SDWebImage's `imageTypeIdentifierHint`). Default nil.
+    public var typeHint: ImageFormat?
+    /// Rotate/flip the pixels by the EXIF orientation so the result is upright (orientation `.up`).
+    /// Default false: the orientation is reported and the pixels stay as stored.
+    public var applyOrientation: Bool
+    /// The largest frame, in pixels, a decoder accepts; larger ones fail before any pixel memory is allocated.
+    /// Default 100,000,000 (100 MP).
+    public var maxPixelCount: Int
+
+    public init(scaleFactor: Double? = nil, cacheKey: String? = nil, firstFrameOnly: Bool = false,
+                thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true,
+                scaleDownLimitBytes: Int? = nil, typeHint: ImageFormat? = nil, applyOrientation: Bool = false,
+                maxPixelCount: Int = 100_000_000) {
+        self.scaleFactor = scaleFactor
+        self.cacheKey = cacheKey
+        self.firstFrameOnly = firstFrameOnly
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.preserveAspectRatio = preserveAspectRatio
+        self.scaleDownLimitBytes = scaleDownLimitBytes
+        self.typeHint = typeHint
+        self.applyOrientation = applyOrientation
+        self.maxPixelCount = maxPixelCount
+    }
+
+    /// The scale to stamp on the result: ``scaleFactor`` if set, else from ``cacheKey``, else 1.
+    public var resolvedScale: Double {
+        if let scaleFactor, scaleFactor > 0, scaleFactor.isFinite { return scaleFactor }
+        return cacheKey.map(ImageGeometry.scale(forKey:)) ?? 1
+    }
+
+    /// Throws `tooManyPixels` when a `width × height` frame is over ``maxPixelCount`` or not positive.
+    ///
+    /// Call it right after reading the header, before allocating anything the size of the image.
+    public func checkPixelCount(width: Int, height: Int) throws {
+        guard width > 0, height > 0 else {
+            throw WebImageError.badImageData(.corrupt("image dimensions \(width)x\(height) are not positive"))
+        }
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || count > maxPixelCount {
+            throw WebImageError.badImageData(.tooManyPixels(width: width, height: height, limit: maxPixelCount))
+        }
+    }
+
+    /// The size a `source`-sized image with `frameCount` frames should be decoded to: the thumbnail size
+    /// (if any), then shrunk further to meet the scale-down limit. Nil when the full size is wanted.
+    public func targetSize(forSource source: PixelSize, frameCount: Int = 1) -> PixelSize? {
+        var target = source
+        if let thumbnailPixelSize {
+            target = ImageGeometry.thumbnailSize(source: source, requested: thumbnailPixelSize,
+                                                 preserveAspectRatio: preserveAspectRatio)
+        }
+        if let limit = scaleDownLimitBytes, limit > 0,
+           target.pixelCount * 4 * max(1, frameCount) > limit {
+            target = ImageGeometry.scaledDownSize(source: target, limitBytes: limit, bytesPerPixel: 4,
+                                                  frameCount: frameCount)
+        }
+        return target == source ? nil : target
+    }
+}

@@ -1,0 +1,57 @@
+/// How to encode (SDWebImage's `SDImageCoderEncode…` options).
+public struct ImageEncodeOptions: Sendable, Hashable {
+    /// Lossy quality 0…1 (JPEG, lossy WebP; for lossless WebP, the compression effort). Default 1.
+    public var quality: Double
+    /// Encode WebP losslessly. Default false.
+    public var lossless: Bool
+    /// Colour that transparent pixels are composited onto for formats without alpha (JPEG).
+    /// Default nil: white.
+    public var backgroundColor: RGBAColor?
+    /// Shrink (keeping the aspect ratio, never enlarging) to fit this many pixels before encoding.
+    /// Default nil: the image's own size.
+    public var maxPixelSize: PixelSize?
+    /// Pick the largest quality whose output fits in this many bytes (lossy formats); if even the lowest
+    /// quality is larger, the smallest output is returned. Default nil: no limit.
+    public var maxFileSize: Int?
+    /// Encode only the first frame of an animation. Default false.
+    public var firstFrameOnly: Bool
+    /// Loop count written into an animation (0 = forever). Default nil: the image's own.
+    public var loopCount: Int?
+
+    public init(quality: Double = 1, lossless: Bool = false, backgroundColor: RGBAColor? = nil,
+                maxPixelSize: PixelSize? = nil, maxFileSize: Int? = nil, firstFrameOnly: Bool = false,
+                loopCount: Int? = nil) {
+        self.quality = min(1, max(0, quality.isFinite ? quality : 1))
+        self.lossless = lossless
+        self.backgroundColor = backgroundColor
+        self.maxPixelSize = maxPixelSize
+        self.maxFileSize = maxFileSize
+        self.firstFrameOnly = firstFrameOnly
+        self.loopCount = loopCount
+    }
+}
+
+/// An 8-bit straight-alpha colour.
+public struct RGBAColor: Sendable, Hashable, Codable {
+    public var red, green, blue, alpha: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    public static let white = RGBAColor(red: 255, green: 255, blue: 255)
+    public static let black = RGBAColor(red: 0, green: 0, blue: 0)
+    public static let clear = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
+
+    /// Parses `#rrggbb` or `#rrggbbaa` (the `#` optional).
+    public init?(hex: String) {
+        var text = Substring(hex)
+        if text.hasPrefix("#") { text = text.dropFirst() }
+        guard text.count == 6 || text.count == 8, let value = UInt32(text, radix: 16) else { return nil }
+        let v = text.count == 6 ? value << 8 | 0xFF : value
+        self.init(red: UInt8(v >> 24), green: UInt8(v >> 16 & 0xFF), blue: UInt8(v >> 8 & 0xFF), alpha: UInt8(v & 0xFF))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// SDWebImage's sizing rules, reproduced to the pixel (`SDImageCoderHelper`, `SDImageScaleFactorForKey`).
+public enum ImageGeometry {
+    /// The thumbnail size for `source` asked to fit `requested`.
+    ///
+    /// Keeping the aspect ratio, the side that limits is exactly the requested one and the other is rounded
+    /// up (5250×3450 into 400×300 → 400×263), and nothing is enlarged (80×60 into 400×400 stays 80×60).
+    /// Without it the result is exactly `requested`.
+    public static func thumbnailSize(source: PixelSize, requested: PixelSize, preserveAspectRatio: Bool) -> PixelSize {
+        guard source.width > 0, source.height > 0, requested.width > 0, requested.height > 0 else { return source }
+        guard preserveAspectRatio else { return requested }
+        let width = Double(source.width), height = Double(source.height)
+        let pixelRatio = width / height
+        let scaleRatio = Double(requested.width) / Double(requested.height)
+        var resultWidth: Double, resultHeight: Double
+        if pixelRatio > scaleRatio {
+            resultWidth = Double(requested.width)
+            resultHeight = (Double(requested.width) / pixelRatio).rounded(.up)
+        } else {
+            resultHeight = Double(requested.height)
+            resultWidth = (Double(requested.height) * pixelRatio).rounded(.up)
+        }
+        resultWidth = min(width, resultWidth)
+        resultHeight = min(height, resultHeight)
+        return PixelSize(width: max(1, Int(resultWidth)), height: max(1, Int(resultHeight)))
+    }
+
+    /// The largest size with `source`'s aspect ratio whose `frameCount` frames fit in `limitBytes`.
+    ///
+    /// 5250×3450 RGBA under 62,914,560 bytes → 4892×3214; 2000×2000 under 4,000,000 → 1000×1000;
+    /// 50×50 × 5 frames under 2,000 → 10×10.
+    public static func scaledDownSize(source: PixelSize, limitBytes: Int, bytesPerPixel: Int, frameCount: Int) -> PixelSize {
+        guard source.width > 0, source.height > 0 else { return PixelSize(width: 1, height: 1) }
+        let framePixels = Double(limitBytes / bytesPerPixel / max(1, frameCount))
+        let ratio = Double(source.height) / Double(source.width)
+        let width = (framePixels / ratio).squareRoot()
+        let height = width * ratio
+        return PixelSize(width: Int(max(1, width.rounded(.down))), height: Int(max(1, height.rounded(.down))))
+    }
+
+    /// The scale encoded in a key or file name: `@2x.`/`%402x.` → 2, `@3x.`/`%403x.` → 3, otherwise 1
+    /// (keys shorter than 8 characters are always 1).
+    public static func scale(forKey key: String) -> Double {
+        guard key.count >= 8 else { return 1 }
+        if key.contains("@2x.") || key.contains("%402x.") { return 2 }
+        if key.contains("@3x.") || key.contains("%403x.") { return 3 }
+        return 1
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// A decoded image: the Linux counterpart of `UIImage` plus SDWebImage's associated flags.
+///
+/// Immutable and `Sendable`; a class so caches can hold it weakly and share it without copying pixels.
+/// Sizes are in pixels; ``size`` is the logical size (pixels ÷ ``scale``).
+///
+/// ```swift
+/// let image = try CodersManager.shared.decode(data, options: .init())
+/// print(image.pixelWidth, image.pixelHeight, image.frameCount)
+/// ```
+public final class Image: Sendable {
+    /// Every frame, composited onto the full canvas; one for a still image. Never empty.
+    public let frames: [ImageFrame]
+    /// Points-to-pixels factor (2 for `@2x` resources); the logical size is pixels ÷ scale.
+    public let scale: Double
+    /// The EXIF orientation the pixels still need (`.up` once applied).
+    public let orientation: ImageOrientation
+    /// How often an animation plays; 0 means forever.
+    public let loopCount: Int
+    /// The container the image was decoded from (`.undefined` for one built in memory).
+    public let format: ImageFormat
+    /// Whether the source can carry transparency (an alpha channel, tRNS, a transparent GIF index…).
+    public let hasAlpha: Bool
+    /// A partial result of progressive decoding, not the final image.
+    public let isIncremental: Bool
+    /// Decoded at a reduced thumbnail size rather than full size.
+    public let isThumbnail: Bool
+    /// Produced by a transformer rather than straight from the decoder.
+    public let isTransformed: Bool
+    /// Caller-defined extra bytes carried with the image (SDWebImage's extended object); stored beside it on disk.
+    public let extendedData: Data?
+
+    public init(frames: [ImageFrame], scale: Double = 1, orientation: ImageOrientation = .up, loopCount: Int = 0,
+                format: ImageFormat = .undefined, hasAlpha: Bool? = nil, isIncremental: Bool = false,
+                isThumbnail: Bool = false, isTransformed: Bool = false, extendedData: Data? = nil) {
+        precondition(!frames.isEmpty, "an Image needs at least one frame")
+        self.frames = frames
+        self.scale = scale > 0 && scale.isFinite ? scale : 1
+        self.orientation = orientation
+        self.loopCount = max(0, loopCount)
+        self.format = format
+        self.hasAlpha = hasAlpha ?? frames.contains { $0.pixels.containsTransparency }
+        self.isIncremental = isIncremental
+        self.isThumbnail = isThumbnail
+        self.isTransformed = isTransformed
+        self.extendedData = extendedData
+    }
+
+    /// A still image from one raster.
+    public convenience init(pixels: PixelBuffer, scale: Double = 1, orientation: ImageOrientation = .up,
+                            format: ImageFormat = .undefined, hasAlpha: Bool? = nil) {
+        self.init(frames: [ImageFrame(pixels: pixels)], scale: scale, orientation: orientation,
+                  format: format, hasAlpha: hasAlpha)
+    }
+
+    /// The first frame's raster (the whole image when still).
+    public var pixels: PixelBuffer { frames[0].pixels }
+    public var pixelWidth: Int { pixels.width }
+    public var pixelHeight: Int { pixels.height }
+    public var pixelSize: PixelSize { pixels.size }
+    public var pixelFormat: PixelFormat { pixels.format }
+    public var frameCount: Int { frames.count }
+    public var isAnimated: Bool { frames.count > 1 }
+    /// Each frame's duration in seconds.
+    public var frameDurations: [Double] { frames.map(\.duration) }
+
+    /// The logical size: pixels ÷ scale, with width and height swapped for orientations 5…8.
+    public var size: (width: Double, height: Double) {
+        let w = Double(pixelWidth) / scale, h = Double(pixelHeight) / scale
+        return orientation.swapsDimensions ? (h, w) : (w, h)
+    }
+
+    /// Bytes held in memory: bytes per row × height × frame count (the cache's cost).
+    public var memoryCost: Int { pixels.bytesPerRow * pixelHeight * frames.count }
+
+    /// A copy with some properties changed; everything not named is kept.
+    public func with(frames: [ImageFrame]? = nil, scale: Double? = nil, orientation: ImageOrientation? = nil,
+                     loopCount: Int? = nil, format: ImageFormat? = nil, hasAlpha: Bool? = nil,
+                     isIncremental: Bool? = nil, isThumbnail: Bool? = nil, isTransformed: Bool? = nil,
+                     extendedData: Data?? = nil) -> Image {
+        Image(frames: frames ?? self.frames, scale: scale ?? self.scale, orientation: orientation ?? self.orientation,
+              loopCount: loopCount ?? self.loopCount, format: format ?? self.format,
+              hasAlpha: hasAlpha ?? self.hasAlpha, isIncremental: isIncremental ?? self.isIncremental,
+              isThumbnail: isThumbnail ?? self.isThumbnail, isTransformed: isTransformed ?? self.isTransformed,
+              extendedData: extendedData ?? self.extendedData)
+    }
+}

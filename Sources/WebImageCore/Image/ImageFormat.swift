@@ -1,0 +1,81 @@
+import Foundation
+
+/// An image container format, identified from the data's magic bytes (SDWebImage's `SDImageFormat`).
+public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
+    case jpeg, png, gif, webp, heic, heif, avif, tiff, bmp, svg, pdf
+    /// Bytes that match no known signature.
+    case undefined
+
+    /// Sniffs the format from the first bytes, with SDWebImage's table.
+    ///
+    /// FF → JPEG, 89 → PNG, 47 → GIF, 49/4D → TIFF, 42 → BMP, `RIFF....WEBP` → WebP,
+    /// `....ftypheic|heix|hevc|hevx` → HEIC, `....ftypmif1|msf1` → HEIF, `....ftypavif` → AVIF,
+    /// `%PDF` → PDF, data whose last 100 bytes contain `</svg>` → SVG.
+    public init(sniffing data: Data) {
+        self = data.withUnsafeBytes { Self.sniff(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Sniffs the format from raw bytes; see ``init(sniffing:)``.
+    public static func sniff(_ bytes: UnsafeRawBufferPointer) -> ImageFormat {
+        guard let first = bytes.first else { return .undefined }
+        func ascii(_ range: Range<Int>) -> String? {
+            guard range.upperBound <= bytes.count else { return nil }
+            return String(decoding: bytes[range], as: UTF8.self)
+        }
+        switch first {
+        case 0xFF: return .jpeg
+        case 0x89: return .png
+        case 0x47: return .gif
+        case 0x49, 0x4D: return .tiff
+        case 0x42: return .bmp
+        case 0x52:
+            if ascii(0..<4) == "RIFF", ascii(8..<12) == "WEBP" { return .webp }
+        case 0x00:
+            if ascii(4..<8) == "ftyp", let brand = ascii(8..<12) {
+                switch brand {
+                case "heic", "heix", "hevc", "hevx": return .heic
+                case "mif1", "msf1": return .heif
+                case "avif": return .avif
+                default: break
+                }
+            }
+        case 0x25:
+            if ascii(0..<4) == "%PDF" { return .pdf }
+        default: break
+        }
+        let tail = String(decoding: bytes.suffix(100), as: UTF8.self)
+        return tail.contains("</svg>") ? .svg : .undefined
+    }
+
+    /// The usual file extension (`jpg` for JPEG), or nil for ``undefined``.
+    public var fileExtension: String? {
+        switch self {
+        case .jpeg: "jpg"
+        case .undefined: nil
+        default: rawValue
+        }
+    }
+
+    /// The format a file extension names (`jpg`, `jpeg`, `png`, `apng`, `gif`, `webp`, …), case-insensitive.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "jpg", "jpeg", "jpe": self = .jpeg
+        case "png", "apng": self = .png
+        case "tif", "tiff": self = .tiff
+        case let other:
+            guard let format = ImageFormat(rawValue: other), format != .undefined else { return nil }
+            self = format
+        }
+    }
+
+    /// The IANA media type (`image/jpeg`, …), or nil for ``undefined``.
+    public var mimeType: String? {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .svg: "image/svg+xml"
+        case .pdf: "application/pdf"
+        case .undefined: nil
+        default: "image/\(rawValue)"
+        }
+    }
+}
