@@ -35,6 +35,12 @@ let package = Package(
                           dependencies: ["WebImage", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
+        .executableTarget(name: "webimage-benchmarks",
+                          dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF"],
+                          path: "Benchmarks/WebImageBenchmarks", swiftSettings: strict),
+
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"], swiftSettings: strict),
+        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage"],
+                    exclude: ["Fixtures"], swiftSettings: strict),
     ]
 )
