@@ -41,6 +41,7 @@ let package = Package(
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"], swiftSettings: strict),
         .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"], swiftSettings: strict),
+        .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"], swiftSettings: strict),
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage"],
                     exclude: ["Fixtures"], swiftSettings: strict),
     ]
