@@ -23,8 +23,9 @@ enum JPEGDecoding {
         let markers = JPEGMarkers(scanning: raw)
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let headerStatus = tjDecompressHeader3(handle.raw, base, size, &width, &height, &subsampling, &colorspace)
-        // A header that only warned (stray bytes between markers) is still usable.
-        if headerStatus != 0 && !(handle.lastFailureWasWarning && width > 0 && height > 0) {
+        // A header that only warned (stray bytes between markers) is still usable; one without a frame
+        // size is not, whatever the status says.
+        if width <= 0 || height <= 0 || (headerStatus != 0 && !JPEGErrors.isWarning(handle.message)) {
             throw markers.endsBeforeScan ? WebImageError.badImageData(.truncated) : JPEGErrors.corrupt(handle.message)
         }
         let source = PixelSize(width: Int(width), height: Int(height))
@@ -40,9 +41,11 @@ enum JPEGDecoding {
                                        Int32(output.height), Int32(format.rawValue), TJFLAG_LIMITSCANS)
             if status != 0 {
                 let message = handle.message
-                if JPEGErrors.isTruncation(message) { throw WebImageError.badImageData(.truncated) }
+                if JPEGErrors.isTruncation(message) || (markers.endsBeforeScan && !JPEGErrors.isWarning(message)) {
+                    throw WebImageError.badImageData(.truncated)
+                }
                 // Other warnings (e.g. extraneous bytes before a marker) leave a complete image.
-                if !handle.lastFailureWasWarning { throw JPEGErrors.corrupt(message) }
+                if !JPEGErrors.isWarning(message) { throw JPEGErrors.corrupt(message) }
             }
             if isCMYK { wi_jpeg_cmyk_to_rgba(destination, output.width * output.height, markers.hasAdobeMarker ? 1 : 0) }
         }

@@ -9,7 +9,7 @@ struct JPEGMarkers: Equatable {
     var orientation: ImageOrientation = .up
     /// An Adobe APP14 segment is present: CMYK samples are stored as 255 − ink.
     var hasAdobeMarker = false
-    /// The bytes ran out before a start-of-scan marker (a file cut inside its header).
+    /// The bytes ran out before the first scan's data starts (a file cut inside its header).
     var endsBeforeScan = true
 
     /// Scans the segments of the JPEG in `bytes` (which starts with SOI). Never traps on bad input.
@@ -30,7 +30,10 @@ struct JPEGMarkers: Equatable {
             case 0xD9:
                 return  // EOI before any scan
             case 0xDA:
-                endsBeforeScan = false
+                // The scan header itself must be complete too.
+                if index + 2 <= bytes.count {
+                    endsBeforeScan = index + (Int(bytes[index]) << 8 | Int(bytes[index + 1])) > bytes.count
+                }
                 return
             default:
                 break

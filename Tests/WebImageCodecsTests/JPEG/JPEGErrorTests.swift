@@ -64,17 +64,20 @@ import WebImage
         #expect(limited.map { if case .badImageData(.tooManyPixels) = $0 { true } else { false } } == true)
     }
 
-    /// Every prefix of a file, fed as if it were complete, ends in an image or a typed error.
-    @Test func everyPrefixFailsCleanly() throws {
+    /// Every strict prefix of a file, passed as if complete, is `.truncated` in both decoders, wherever
+    /// the cut falls (inside a header segment, the scan header or the entropy-coded data).
+    @Test func everyPrefixIsTruncated() throws {
         let data = try JPEGTestSupport.fixture("gray-64x48.jpg")
-        for end in 0..<data.count {
-            do {
-                _ = try JPEGCoder().decode(data.prefix(end), options: .init())
-                let decoder = JPEGCoder().makeProgressiveDecoder(options: .init())
-                _ = try decoder.decode(data.prefix(end), isFinished: true)
-            } catch is WebImageError {
-                continue
-            }
+        let isTruncated: (WebImageError?) -> Bool = { error in
+            if case .badImageData(.truncated) = error { true } else { false }
+        }
+        for end in 1..<data.count {
+            let prefix = data.prefix(end)
+            #expect(isTruncated(JPEGTestSupport.webImageError { _ = try JPEGCoder().decode(prefix, options: .init()) }),
+                    "one-shot, \(end) bytes")
+            let decoder = JPEGCoder().makeProgressiveDecoder(options: .init())
+            #expect(isTruncated(JPEGTestSupport.webImageError { _ = try decoder.decode(prefix, isFinished: true) }),
+                    "incremental, \(end) bytes")
         }
     }
 }
