@@ -13,13 +13,13 @@ enum JPEGBenchmarks {
         for (name, flags) in [("baseline", Int32(0)), ("progressive", TJFLAG_PROGRESSIVE)] {
             let jpeg = try compress(photo, flags: flags)
             let coder = JPEGCoder()
-            let ours = try Measure.best { _ = try coder.decode(jpeg, options: .init()) }
+            let ours = try Measure.best(repeats: 9) { _ = try coder.decode(jpeg, options: .init()) }
             let raw = try rawDecodeTime(jpeg)
             Measure.row("decode 12 MP \(name) (\(jpeg.count / 1024) KB)", ours: megapixels / ours,
                         theirs: megapixels / raw, unit: "MP/s", higherIsBetter: true)
 
             let target = PixelSize(width: 256, height: 256)
-            let oursThumb = try Measure.best { _ = try coder.decode(jpeg, options: .init(thumbnailPixelSize: target)) }
+            let oursThumb = try Measure.best(repeats: 9) { _ = try coder.decode(jpeg, options: .init(thumbnailPixelSize: target)) }
             let rawThumb = try rawThumbnailTime(jpeg)
             Measure.row("thumbnail 12 MP \(name) → 256×192", ours: oursThumb * 1000, theirs: rawThumb * 1000,
                         unit: "ms", higherIsBetter: false)
@@ -59,7 +59,7 @@ enum JPEGBenchmarks {
         guard let handle = tjInitDecompress() else { throw WebImageError.badImageData(.corrupt("tjInitDecompress")) }
         defer { tjDestroy(handle) }
         var buffer = [UInt8](repeating: 0, count: width * height * 4)
-        return try Measure.best {
+        return try Measure.best(repeats: 9) {
             let status = jpeg.withUnsafeBytes { source in
                 buffer.withUnsafeMutableBufferPointer { out in
                     tjDecompress2(handle, source.bindMemory(to: UInt8.self).baseAddress, UInt(jpeg.count), out.baseAddress,
@@ -75,7 +75,7 @@ enum JPEGBenchmarks {
         defer { tjDestroy(handle) }
         let scaledWidth = (width + 7) / 8, scaledHeight = (height + 7) / 8
         var buffer = [UInt8](repeating: 0, count: scaledWidth * scaledHeight * 4)
-        return try Measure.best {
+        return try Measure.best(repeats: 9) {
             let status = jpeg.withUnsafeBytes { source in
                 buffer.withUnsafeMutableBufferPointer { out in
                     tjDecompress2(handle, source.bindMemory(to: UInt8.self).baseAddress, UInt(jpeg.count), out.baseAddress,

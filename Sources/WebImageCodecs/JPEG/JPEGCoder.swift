@@ -13,6 +13,7 @@ import WebImageCore
 /// let bytes = try JPEGCoder().encode(thumbnail, as: .jpeg, options: .init(quality: 0.8))
 /// ```
 public final class JPEGCoder: ProgressiveImageCoding {
+    /// A stateless coder; one instance can decode and encode on any number of threads at once.
     public init() {}
 
     /// JPEG starts with SOI (FF D8) followed by a marker.
@@ -20,10 +21,15 @@ public final class JPEGCoder: ProgressiveImageCoding {
         data.count >= 3 && data.starts(with: [0xFF, 0xD8, 0xFF])
     }
 
+    /// Decodes complete JPEG bytes at the size `options` ask for.
+    ///
+    /// Throws `.badImageData(.truncated)` for a file that ends early (libjpeg would fill the rest with grey),
+    /// `.tooManyPixels` from the header alone, `.corrupt` with libjpeg's message otherwise.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         try JPEGDecoding.decode(data, options: options)
     }
 
+    /// Only JPEG.
     public func canEncode(to format: ImageFormat) -> Bool { format == .jpeg }
 
     /// Encodes the first frame (JPEG has no animation); transparency is flattened onto

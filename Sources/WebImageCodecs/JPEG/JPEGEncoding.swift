@@ -22,7 +22,12 @@ enum JPEGEncoding {
         } else {
             jpeg = try compress(pixels, quality: quality, handle)
         }
-        if image.orientation != .up { jpeg.insert(contentsOf: EXIFOrientation.app1Segment(for: image.orientation), at: 2) }
+        if image.orientation != .up {
+            // After SOI and the JFIF APP0 segment, which has to come first.
+            var at = 2
+            if jpeg.count > 6 && jpeg[2] == 0xFF && jpeg[3] == 0xE0 { at = 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5])) }
+            jpeg.insert(contentsOf: EXIFOrientation.app1Segment(for: image.orientation), at: min(at, jpeg.count))
+        }
         return jpeg
     }
 
