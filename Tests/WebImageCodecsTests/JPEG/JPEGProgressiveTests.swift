@@ -88,4 +88,16 @@ import WebImage
         #expect(partials.allSatisfy { $0.pixelSize == PixelSize(width: 100, height: 100) && $0.isThumbnail })
         #expect(final?.pixelSize == PixelSize(width: 100, height: 100))
     }
+
+    /// Tiny steps cut every marker segment, skipped APPn body and Huffman run at every possible place:
+    /// the suspending source must resume exactly where libjpeg stopped.
+    @Test(arguments: [("gray-64x48.jpg", 1), ("cmyk-adobe-32x32.jpg", 1), ("progressive-512.jpg", 97)])
+    func resumesAfterEveryCut(fixture: String, step: Int) throws {
+        let data = JPEGTestSupport.withEXIFOrientation(try JPEGTestSupport.fixture(fixture), 8, littleEndian: false)
+        let (_, fed) = try Self.feed(data, chunk: step)
+        let image = try #require(fed)
+        let oneShot = try JPEGCoder().decode(data, options: .init())
+        #expect(image.pixels == oneShot.pixels)
+        #expect(image.orientation == .left)
+    }
 }
