@@ -22,12 +22,14 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp libwebpdemux libwebpmux",
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // libjpeg behind a setjmp error handler (incremental decoding).
+        .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
 
         // Model and protocols: no C imports.
         .target(name: "WebImageCore", swiftSettings: strict),
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
-                dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF"],
+                dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim"],
                 swiftSettings: strict),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs"], swiftSettings: strict),
