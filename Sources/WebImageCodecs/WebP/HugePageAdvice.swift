@@ -13,7 +13,7 @@ enum HugePageAdvice {
     static let minimumBytes = 8 << 20
 
     static func advise(_ buffer: UnsafeMutableRawBufferPointer) {
-        #if os(Linux)
+        #if canImport(Glibc)
         guard buffer.count >= minimumBytes, let base = buffer.baseAddress else { return }
         let hugePage = UInt(2 << 20)
         let start = (UInt(bitPattern: base) + hugePage - 1) & ~(hugePage - 1)

@@ -26,7 +26,7 @@ enum WebPAnimatedEncoder {
         var config = try WebPEncoding.makeConfig(quality: Float(options.quality * 100), lossless: options.lossless)
         var timestamp = 0
         for frame in frames {
-            try WebPEncoding.withPicture(frame.pixels, lossless: options.lossless) { picture in
+            try WebPEncoding.withPicture(frame.pixels, argb: true) { picture in
                 guard WebPAnimEncoderAdd(encoder, picture, Int32(clamping: timestamp), &config) != 0 else {
                     throw failure(encoder)
                 }

@@ -15,12 +15,16 @@ import WebImageCore
 /// let lossless = try WebPCoder().encode(image, as: .webp, options: ImageEncodeOptions(lossless: true))
 /// ```
 public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
+    /// A coder; it holds no state, so one instance can serve every thread.
     public init() {}
 
+    /// Whether the bytes start with a `RIFF….WEBP` header.
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat(sniffing: data) == .webp
     }
 
+    /// Decodes a still (scaled by libwebp when the options ask for a smaller size) or every frame of an
+    /// animation; throws ``WebImageError/badImageData(_:)`` for empty, truncated or corrupt bytes.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         let features = try WebPStatus.requiredFeatures(data)
         if features.has_animation != 0 {
@@ -29,6 +33,7 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
         return try WebPStillDecoder.decode(data, features: features, options: options)
     }
 
+    /// Whether a download starting with these bytes is WebP (decoded incrementally when still).
     public func canDecodeIncrementally(_ data: Data) -> Bool {
         canDecode(data)
     }
@@ -43,6 +48,7 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
         try WebPAnimatedImageDecoder(data, options: options)
     }
 
+    /// True for ``ImageFormat/webp`` only.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .webp
     }

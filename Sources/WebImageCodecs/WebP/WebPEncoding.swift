@@ -24,8 +24,9 @@ enum WebPEncoding {
 
     /// Runs `body` with a libwebp picture holding `pixels` (8-bit RGBA), freed afterwards.
     ///
-    /// Lossless pictures stay ARGB; lossy ones are converted to YUV on import, as `cwebp` does.
-    static func withPicture<R>(_ pixels: PixelBuffer, lossless: Bool,
+    /// With `argb` the picture stays ARGB (needed for lossless and by the animation encoder, which compares
+    /// frames in ARGB); otherwise it is converted to YUV on import, as `cwebp` does for lossy stills.
+    static func withPicture<R>(_ pixels: PixelBuffer, argb: Bool,
                                _ body: (UnsafeMutablePointer<WebPPicture>) throws -> R) throws -> R {
         var picture = WebPPicture()
         guard WebPPictureInitInternal(&picture, WEBP_ENCODER_ABI_VERSION) != 0 else {
@@ -34,7 +35,7 @@ enum WebPEncoding {
         defer { WebPPictureFree(&picture) }
         picture.width = Int32(pixels.width)
         picture.height = Int32(pixels.height)
-        picture.use_argb = lossless ? 1 : 0
+        picture.use_argb = argb ? 1 : 0
         let imported = pixels.withUnsafeBytes { raw in
             WebPPictureImportRGBA(&picture, raw.bindMemory(to: UInt8.self).baseAddress, Int32(pixels.bytesPerRow))
         }
@@ -44,7 +45,7 @@ enum WebPEncoding {
 
     /// Encodes one still picture into WebP bytes.
     static func encode(_ pixels: PixelBuffer, config: WebPConfig) throws -> Data {
-        try withPicture(pixels, lossless: config.lossless != 0) { picture in
+        try withPicture(pixels, argb: config.lossless != 0) { picture in
             var writer = WebPMemoryWriter()
             WebPMemoryWriterInit(&writer)
             defer { WebPMemoryWriterClear(&writer) }

@@ -37,12 +37,26 @@ import WebImage
         #expect(final?.pixels == oneShot.pixels)
     }
 
-    @Test func losslessAlphaImageFinishesIdenticalToOneShot() throws {
-        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("webp/lossless_vec_2_5.webp"))
-        let (_, final) = try feed(data, chunk: 512)
+    @Test(arguments: ["lossless1.webp", "lossless_vec_2_5.webp", "lossy_alpha1.webp"])
+    func corpusImagesFinishIdenticalToOneShot(file: String) throws {
+        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("webp/\(file)"))
+        let (partials, final) = try feed(data, chunk: 1024)
         let oneShot = try coder.decode(data, options: .init())
         #expect(final?.pixels == oneShot.pixels)
         #expect(final?.hasAlpha == oneShot.hasAlpha)
+        // Each partial image shows more rows than the one before.
+        #expect(partials.count >= 2)
+        let blankRows = partials.map(blankTrailingRows)
+        #expect(zip(blankRows, blankRows.dropFirst()).allSatisfy { $0 > $1 })
+    }
+
+    /// How many rows at the bottom are still all zero bytes (not yet decoded).
+    private func blankTrailingRows(_ image: Image) -> Int {
+        let pixels = image.pixels
+        let rows = (0..<pixels.height).reversed().prefix { y in
+            pixels.bytes[y * pixels.bytesPerRow..<(y + 1) * pixels.bytesPerRow].allSatisfy { $0 == 0 }
+        }
+        return rows.count
     }
 
     @Test func thumbnailIsScaledWhileDecoding() throws {
