@@ -28,7 +28,7 @@ final class WebPAnimationReader {
         let features = try WebPStatus.requiredFeatures(data)
         try options.checkPixelCount(width: Int(features.width), height: Int(features.height))
         bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
-        _ = bytes.initializeMemory(as: UInt8.self, from: data)
+        data.withUnsafeBytes { bytes.copyMemory(from: $0) }
         var decoderOptions = WebPAnimDecoderOptions()
         var webpData = WebPData(bytes: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: bytes.count)
         var info = WebPAnimInfo()
