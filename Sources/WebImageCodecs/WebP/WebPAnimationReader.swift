@@ -27,8 +27,9 @@ final class WebPAnimationReader {
     init(_ data: Data, options: ImageDecodeOptions) throws {
         let features = try WebPStatus.requiredFeatures(data)
         try options.checkPixelCount(width: Int(features.width), height: Int(features.height))
-        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
-        data.withUnsafeBytes { bytes.copyMemory(from: $0) }
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
+        data.withUnsafeBytes { copy.copyMemory(from: $0) }
+        bytes = copy
         var decoderOptions = WebPAnimDecoderOptions()
         var webpData = WebPData(bytes: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: bytes.count)
         var info = WebPAnimInfo()
