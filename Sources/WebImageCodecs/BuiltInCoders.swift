@@ -4,7 +4,11 @@ import WebImageCore
 public enum BuiltInCoders {
     public static func makeAll() -> [any ImageCoding] {
         [
+<<<<<<< HEAD
             JPEGCoder(),
+=======
+            WebPCoder(),
+>>>>>>> webp
         ]
     }
 }
