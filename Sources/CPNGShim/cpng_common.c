@@ -16,7 +16,13 @@ static void on_warning(png_structp png, png_const_charp message) {
 }
 
 png_structp cpng_create_read_struct(cpng_errors *errors) {
-    return png_create_read_struct(PNG_LIBPNG_VER_STRING, errors, on_error, on_warning);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, errors, on_error, on_warning);
+#if defined(PNG_SET_OPTION_SUPPORTED) && defined(PNG_IGNORE_ADLER32)
+    // Every IDAT chunk's CRC already guards the compressed bytes; zlib's Adler-32 over the whole inflated
+    // image is a second, slow pass over memory (browsers skip it too).
+    if (png) png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
+    return png;
 }
 
 int cpng_configure_output(png_structp png, png_infop info, cpng_header *header) {
