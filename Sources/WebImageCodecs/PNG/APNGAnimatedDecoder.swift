@@ -4,8 +4,8 @@ import WebImageCore
 
 /// Lazy frame access to an animated PNG: frames are decoded and composited when asked for.
 ///
-/// Asking in order is cheap (each frame is drawn onto the previous canvas); asking for an earlier frame
-/// replays from the first. Thread-safe: the replay state sits behind a mutex.
+/// Asking in order is cheap (each frame is drawn onto the previous canvas); any other frame is replayed from
+/// the nearest earlier frame that paints the whole canvas. Thread-safe: the replay state sits behind a mutex.
 final class APNGAnimatedDecoder: AnimatedImageDecoder {
     let format = ImageFormat.png
     let pixelSize: PixelSize
@@ -45,7 +45,7 @@ final class APNGAnimatedDecoder: AnimatedImageDecoder {
         let data = self.data
         let canvas = try state.withLock { state throws -> PixelBuffer in
             if let last = state.last, last.index == index { return last.pixels }
-            if index < state.player.nextIndex { state.player.rewind() }
+            state.player.prepare(toRender: index)
             var pixels: PixelBuffer?
             while state.player.nextIndex <= index {
                 pixels = try data.withUnsafeBytes { try state.player.renderNext(in: $0) }
@@ -55,27 +55,5 @@ final class APNGAnimatedDecoder: AnimatedImageDecoder {
             return pixels
         }
         return targetSize.map { Resampler.resample(canvas, to: $0) } ?? canvas
-    }
-}
-
-/// A still PNG seen through the animated-decoder interface: one frame, decoded up front.
-final class PNGStillFrameDecoder: AnimatedImageDecoder {
-    let format = ImageFormat.png
-    let frameCount = 1
-    let loopCount = 0
-    private let image: Image
-
-    init(image: Image) {
-        self.image = image
-    }
-
-    var pixelSize: PixelSize { image.pixelSize }
-    var hasAlpha: Bool { image.hasAlpha }
-
-    func frameDuration(at index: Int) -> Double { 0 }
-
-    func frame(at index: Int) throws -> PixelBuffer {
-        guard index == 0 else { throw WebImageError.badImageData(.frameOutOfRange(index: index, count: 1)) }
-        return image.pixels
     }
 }

@@ -24,8 +24,22 @@ struct APNGPlayer: Sendable {
         return compositor.render(decoded.pixels, control: frame.control)
     }
 
-    /// Starts over from the first frame on a transparent canvas.
-    mutating func rewind() {
-        self = APNGPlayer(structure: structure)
+    /// Positions the player so that rendering up to frame `index` decodes as few frames as possible: it starts
+    /// over from the nearest frame at or before `index` that paints the whole canvas by itself, when that is
+    /// needed (going back) or saves work (skipping ahead).
+    mutating func prepare(toRender index: Int) {
+        var start = index
+        while start > 0 && !isSelfContained(start) { start -= 1 }
+        if index < nextIndex || start > nextIndex {
+            self = APNGPlayer(structure: structure)
+            nextIndex = start
+        }
+    }
+
+    /// Whether frame `index` can be drawn without knowing the canvas before it: it replaces the whole canvas
+    /// and is not restored away afterwards (dispose previous would need that canvas for the next frame).
+    private func isSelfContained(_ index: Int) -> Bool {
+        let control = structure.frames[index].control
+        return control.blend == .source && control.dispose != .previous && control.covers(structure.header.size)
     }
 }

@@ -78,6 +78,33 @@ import WebImage
         #expect(PNGTestBytes.badDataReason { _ = try decoder.frame(at: 4) } == .frameOutOfRange(index: 4, count: 4))
     }
 
+    @Test func lazyDecoderJumpsBetweenFullCanvasFrames() throws {
+        // Re-encoded frames each paint the whole canvas, so any frame can be decoded on its own.
+        let source = try PNGCoder().decode(Self.animation(), options: .init())
+        let data = try PNGCoder().encode(source, as: .png, options: .init())
+        let decoder = try PNGCoder().makeAnimatedDecoder(data, options: .init())
+        for index in [2, 0, 3, 1, 3] {
+            #expect(try decoder.frame(at: index) == source.frames[index].pixels, "frame \(index)")
+        }
+    }
+
+    @Test func lazyDecoderOfAStillPNGHasOneFrame() throws {
+        let still = try PNGCoder().encode(Image(pixels: PNGTestBytes.solid(3, 2, Self.red), hasAlpha: false), as: .png,
+                                          options: .init())
+        let decoder = try PNGCoder().makeAnimatedDecoder(still, options: .init())
+        #expect(decoder.frameCount == 1 && decoder.pixelSize == PixelSize(width: 3, height: 2) && !decoder.hasAlpha)
+        #expect(try decoder.frame(at: 0) == PNGTestBytes.solid(3, 2, Self.red))
+        #expect(PNGTestBytes.badDataReason { _ = try decoder.frame(at: 1) } == .frameOutOfRange(index: 1, count: 1))
+    }
+
+    @Test func lazyDecoderAppliesThumbnailSize() throws {
+        let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 4, height: 4))
+        let decoder = try PNGCoder().makeAnimatedDecoder(Self.animation(), options: options)
+        let full = try PNGCoder().decode(Self.animation(), options: options)
+        #expect(decoder.pixelSize == PixelSize(width: 4, height: 4) && full.pixelSize == decoder.pixelSize)
+        #expect(try decoder.frame(at: 2) == full.frames[2].pixels)
+    }
+
     @Test func lazyDecoderIsSafeAcrossThreads() async throws {
         let data = try Self.animation()
         let decoder = try PNGCoder().makeAnimatedDecoder(data, options: .init())
