@@ -60,6 +60,20 @@ import WebImage
         Self.expectComposited(image.frames.map(\.pixels))
     }
 
+    @Test func decodesPillowAnimationLikePillow() throws {
+        // 64×48, 5 frames made with Pillow (sub-canvas frames, every dispose, both blends). The checksums are
+        // FNV-1a of reference frames composited per the APNG spec with Pillow's decoder and alpha_composite;
+        // Pillow 9.4's own APNG reader blends "over" with a paste mask, which gets alpha wrong, so its frames
+        // match only where blend is source (frames 0 and 3).
+        let data = try Data(contentsOf: TestPaths.fixture("png", "pillow-animated.png"))
+        let image = try PNGCoder().decode(data, options: .init())
+        #expect(image.frameCount == 5 && image.loopCount == 2)
+        #expect(image.frameDurations == [0.1, 0.07, 0.05, 0.2, 0.03])
+        let expected: [UInt64] = [0x5A8E_644F_3235_BE06, 0xE59E_E175_B944_4A41, 0x7634_F20C_751D_0DE7,
+                                  0x0B62_DC35_4658_951E, 0xF26E_B8F8_A962_8E54]
+        #expect(image.frames.map { PNGTestBytes.fnv1a($0.pixels.bytes) } == expected)
+    }
+
     @Test func firstFrameOnly() throws {
         let image = try PNGCoder().decode(Self.animation(), options: .init(firstFrameOnly: true))
         #expect(image.frameCount == 1)
