@@ -5,10 +5,14 @@ public enum BuiltInCoders {
     public static func makeAll() -> [any ImageCoding] {
         [
 <<<<<<< HEAD
+<<<<<<< HEAD
             JPEGCoder(),
 =======
             WebPCoder(),
 >>>>>>> webp
+=======
+            PNGCoder(),
+>>>>>>> png
         ]
     }
 }
