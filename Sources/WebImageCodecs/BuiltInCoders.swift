@@ -3,6 +3,8 @@ import WebImageCore
 /// The coders `import WebImage` registers in `CodersManager.shared`, lowest priority first.
 public enum BuiltInCoders {
     public static func makeAll() -> [any ImageCoding] {
-        []
+        [
+            GIFCoder(),
+        ]
     }
 }
