@@ -26,6 +26,7 @@ public final class GIFCoder: ProgressiveImageCoding, AnimatedImageCoding {
         try GIFDecoding.decode(data, options: options)
     }
 
+    /// True for ``ImageFormat/gif`` only.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .gif
     }
@@ -44,6 +45,7 @@ public final class GIFCoder: ProgressiveImageCoding, AnimatedImageCoding {
         !data.isEmpty && "GIF".utf8.starts(with: data.prefix(3))
     }
 
+    /// A decoder that shows the first frame's rows as they arrive, then the final image once finished.
     public func makeProgressiveDecoder(options: ImageDecodeOptions) -> any ProgressiveImageDecoder {
         GIFProgressiveDecoder(options: options)
     }

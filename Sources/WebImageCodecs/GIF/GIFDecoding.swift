@@ -21,10 +21,13 @@ enum GIFDecoding {
         var indices: [UInt8] = []
         try reader.forEachFrame { header in
             try checkFrameSize(header, options: options)
-            indices.removeAll(keepingCapacity: true)
-            indices.append(contentsOf: repeatElement(0, count: header.width * header.height))
+            // One index buffer for all frames; readPixels fills every row it reports, so no clearing.
+            let count = header.width * header.height
+            if indices.count < count { indices = [UInt8](repeating: 0, count: count) }
             try indices.withUnsafeMutableBufferPointer { try reader.readPixels(of: header, into: $0) }
-            indices.withUnsafeBufferPointer { canvas.draw(header, indices: $0, fileRows: header.height) }
+            indices.withUnsafeBufferPointer {
+                canvas.draw(header, indices: UnsafeBufferPointer(rebasing: $0[..<count]), fileRows: header.height)
+            }
             alpha.add(header)
             frames.append(ImageFrame(pixels: canvas.pixels, duration: header.duration))
             return !options.firstFrameOnly

@@ -97,12 +97,15 @@ import WebImageCore
     @Test func animatedDecoderIsSafeAcrossThreads() async throws {
         let data = try GIFTestSupport.corpus("samples", "moon_impact.gif")
         let decoder = try GIFCoder().makeAnimatedDecoder(data, options: .init())
-        let reference = try (0..<14).map { try GIFCoder().decode(data, options: .init()).frames[$0].pixels.bytes.count }
-        let sizes = try await withThrowingTaskGroup(of: Int.self) { group in
-            for i in 0..<28 { group.addTask { try decoder.frame(at: (i * 5) % 14).bytes.count } }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        let reference = try GIFCoder().decode(data, options: .init()).frames.map(\.pixels)
+        let results = try await withThrowingTaskGroup(of: (Int, PixelBuffer).self) { group in
+            for i in 0..<42 {
+                let index = (i * 5) % 14
+                group.addTask { (index, try decoder.frame(at: index)) }
+            }
+            return try await group.reduce(into: [(Int, PixelBuffer)]()) { $0.append($1) }
         }
-        #expect(sizes.count == 28)
-        #expect(Set(sizes) == Set(reference))
+        #expect(results.count == 42)
+        for (index, pixels) in results { #expect(pixels == reference[index], "frame \(index)") }
     }
 }
