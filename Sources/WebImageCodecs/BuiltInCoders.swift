@@ -6,6 +6,7 @@ public enum BuiltInCoders {
         [
 <<<<<<< HEAD
 <<<<<<< HEAD
+<<<<<<< HEAD
             JPEGCoder(),
 =======
             WebPCoder(),
@@ -13,6 +14,9 @@ public enum BuiltInCoders {
 =======
             PNGCoder(),
 >>>>>>> png
+=======
+            GIFCoder(),
+>>>>>>> gif
         ]
     }
 }
