@@ -150,6 +150,19 @@ import WebImage
         }
     }
 
+    @Test(arguments: ["IDAT", "fdAT", "IHDR"])
+    func damagedChunkIsCorrupt(type: String) throws {
+        var bytes = [UInt8](try Self.animation())
+        // Flip the last data byte of the first chunk of `type`: its CRC no longer matches.
+        let start = try #require((8..<bytes.count - 4).first { String(decoding: bytes[$0 ..< $0 + 4], as: UTF8.self) == type })
+        let length = Int(PNGTestBytes.bigEndian(bytes, start - 4))
+        bytes[start + 4 + length - 1] ^= 0x01
+        guard case .corrupt = PNGTestBytes.badDataReason({ _ = try PNGCoder().decode(Data(bytes), options: .init()) }) else {
+            Issue.record("a damaged \(type) must be corrupt")
+            return
+        }
+    }
+
     @Test func frameOutsideTheCanvasIsCorrupt() throws {
         var frames = Self.frames
         frames[1].x = 6 // 4 wide at x 6 on an 8-wide canvas
