@@ -89,5 +89,7 @@ struct WebPReference: Sendable, CustomStringConvertible {
         let image = try CodersManager.shared.decode(try corpusData("test.webp"), options: .init())
         #expect(image.format == .webp)
         #expect(CodersManager.shared.canEncode(to: .webp))
+        #expect(CodersManager.shared.progressiveDecoder(for: try corpusData("test.webp").prefix(16), options: .init()) != nil)
+        #expect(try CodersManager.shared.animatedDecoder(for: try corpusData("test.webp"), options: .init())?.frameCount == 1)
     }
 }
