@@ -3,8 +3,6 @@ import WebImageCore
 /// The coders `import WebImage` registers in `CodersManager.shared`, lowest priority first.
 public enum BuiltInCoders {
     public static func makeAll() -> [any ImageCoding] {
-        [
-            WebPCoder(),
-        ]
+        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder()]
     }
 }
