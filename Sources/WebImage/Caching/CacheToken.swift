@@ -6,6 +6,9 @@ import Synchronization
 /// `(nil, nil, .none)`), exactly once; a second cancel, or a cancel after the completion ran, does nothing.
 /// Work not yet started is skipped; work already running finishes but its result is dropped.
 ///
+/// Writing your own ``ImageCaching``: create the token with the cancelled answer, and deliver the real one
+/// only when ``complete()`` returns true.
+///
 /// ```swift
 /// let token = cache.queryImage(forKey: url.absoluteString) { image, data, type in … }
 /// token.cancel()
@@ -14,12 +17,12 @@ public final class CacheToken: Sendable {
     private let machine: Mutex<CompletionStateMachine>
 
     /// A pending token; `onCancel` delivers the cancelled answer to the caller's completion.
-    init(onCancel: @escaping @Sendable () -> Void) {
+    public init(onCancel: @escaping @Sendable () -> Void) {
         machine = Mutex(CompletionStateMachine(onCancel: onCancel))
     }
 
     /// A token for an operation that already answered (synchronous memory hits, nil keys).
-    static func completed() -> CacheToken {
+    public static func completed() -> CacheToken {
         let token = CacheToken(onCancel: {})
         _ = token.complete()
         return token
@@ -40,12 +43,12 @@ public final class CacheToken: Sendable {
     public var isFinished: Bool { machine.withLock { $0.isFinished } }
 
     /// Claims the right to deliver the real answer; false when cancelled (or already answered) — then drop it.
-    func complete() -> Bool {
+    public func complete() -> Bool {
         machine.withLock { $0.complete() }
     }
 
     /// Ties a sub-operation's token to this one: cancelling this cancels it (at once if already over).
-    func addChild(_ child: CacheToken) {
+    public func addChild(_ child: CacheToken) {
         if machine.withLock({ $0.addChild(child) }) == .cancelChild { child.cancel() }
     }
 }
