@@ -3,8 +3,8 @@ import Foundation
 import Synchronization
 import WebImage
 
-/// An ``ImageCaching`` over a dictionary that logs each call ("name.op") and answers after `delay` seconds
-/// (on a Dispatch queue) or, with no delay, synchronously.
+/// An ``ImageCaching`` over a dictionary that logs each call ("name.op") and each answer ("name.op.answered"),
+/// answering after `delay` seconds (on a Dispatch queue) or, with no delay, synchronously.
 final class RecordingCache: ImageCaching {
     let name: String
     let log: Recorder<String>
@@ -26,6 +26,7 @@ final class RecordingCache: ImageCaching {
         let token = CacheToken { completion?(cancelled) }
         let deliver: @Sendable () -> Void = {
             let value = work()
+            self.log.record("\(self.name).\(op).answered")
             if token.complete() { completion?(value) }
         }
         if delay > 0 { DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: deliver) } else { deliver() }
