@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // System libraries (Debian -dev packages, found through pkg-config).
@@ -34,7 +35,9 @@ let package = Package(
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim"],
                 swiftSettings: strict),
         // What users import: the pipeline, re-exporting the model and registering every codec.
-        .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs"], swiftSettings: strict),
+        .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs",
+                                                 .product(name: "Crypto", package: "swift-crypto")],
+                swiftSettings: strict),
         .executableTarget(name: "webimage",
                           dependencies: ["WebImage", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
@@ -46,6 +49,10 @@ let package = Package(
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"], swiftSettings: strict),
         .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"], swiftSettings: strict),
         .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"], swiftSettings: strict),
+        .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage"], swiftSettings: strict),
+        // Child process for the cache crash test: writes entries until it is killed.
+        .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImage"],
+                          path: "Tests/CacheCrashWriter", swiftSettings: strict),
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage"],
                     exclude: ["Fixtures"], swiftSettings: strict),
     ]

@@ -1,0 +1,177 @@
+import Dispatch
+import Synchronization
+
+/// A thread-safe LRU of decoded images keyed by string, bounded by total cost and count.
+///
+/// Entries are spread over 16 shards, each behind its own `Mutex`, so threads hitting different keys rarely
+/// contend; every entry records when it was last used, and eviction removes the globally least recently used
+/// entry (the oldest of the shards' oldest), so the order is one LRU as if there were a single list.
+/// Get, set and remove are O(1). Limits are enforced on every set.
+///
+/// Linux has no memory-warning notification: call ``purge()`` yourself when the process should give memory
+/// back (a cgroup memory-pressure event, a backgrounded service, a large allocation coming up).
+///
+/// ```swift
+/// let cache = MemoryCache(configuration: .init(costLimit: 64 << 20))
+/// cache.setImage(image, forKey: "https://example.com/a.jpg")
+/// let hit = cache.image(forKey: "https://example.com/a.jpg")
+/// ```
+public final class MemoryCache: Sendable {
+    /// Limits and the weak cache switch.
+    public struct Configuration: Sendable, Hashable {
+        /// The most total cost (bytes, by default each image's ``Image/memoryCost``) kept. Default 0: unlimited.
+        public var costLimit: Int
+        /// The most entries kept. Default 0: unlimited.
+        public var countLimit: Int
+        /// Keep images evicted by the limits (or by ``MemoryCache/purge()``) findable while something else
+        /// still holds them (SDWebImage's `shouldUseWeakMemoryCache`). Default false.
+        public var shouldUseWeakCache: Bool
+
+        public init(costLimit: Int = 0, countLimit: Int = 0, shouldUseWeakCache: Bool = false) {
+            self.costLimit = costLimit
+            self.countLimit = countLimit
+            self.shouldUseWeakCache = shouldUseWeakCache
+        }
+    }
+
+    private final class Shard: Sendable {
+        let list = Mutex(LRUList())
+    }
+
+    private static let shardCount = 16
+    public let configuration: Configuration
+    private let shards: [Shard]
+    private let costTotal = Atomic<Int>(0)
+    private let countTotal = Atomic<Int>(0)
+    /// Serialises eviction so two writers over the limit do not both evict for the same excess.
+    private let evicting = Mutex(())
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        shards = (0..<Self.shardCount).map { _ in Shard() }
+    }
+
+    /// The image for `key`, marking it most recently used; nil on a miss.
+    public func image(forKey key: String) -> Image? {
+        let stamp = Self.now()
+        let shard = shard(for: key)
+        let found: (image: Image?, revived: LRUList.WeakEntry?) = shard.list.withLock { list in
+            if let image = list.hit(key, stamp: stamp) { return (image, nil) }
+            guard configuration.shouldUseWeakCache, let entry = list.weak[key] else { return (nil, nil) }
+            return entry.image == nil ? (nil, nil) : (nil, entry)
+        }
+        if let image = found.image { return image }
+        guard let revived = found.revived, let image = revived.image else { return nil }
+        setImage(image, forKey: key, cost: revived.cost)
+        return image
+    }
+
+    /// Whether `key` is cached (weakly held images count), without changing its recency.
+    public func containsImage(forKey key: String) -> Bool {
+        shard(for: key).list.withLock { list in
+            list.peek(key) != nil || (configuration.shouldUseWeakCache && list.weak[key]?.image != nil)
+        }
+    }
+
+    /// Stores `image` as most recently used, then evicts least recently used entries past the limits.
+    ///
+    /// `cost` defaults to the image's ``Image/memoryCost``.
+    public func setImage(_ image: Image, forKey key: String, cost: Int? = nil) {
+        let entryCost = max(0, cost ?? image.memoryCost)
+        let stamp = Self.now()
+        let change = shard(for: key).list.withLock { $0.set(key, image: image, cost: entryCost, stamp: stamp) }
+        costTotal.wrappingAdd(entryCost - change.replacedCost, ordering: .relaxed)
+        if change.isNew { countTotal.wrappingAdd(1, ordering: .relaxed) }
+        if isOverLimit { evict() }
+    }
+
+    /// Removes `key` (also from the weak cache).
+    public func removeImage(forKey key: String) {
+        let removed = shard(for: key).list.withLock { list in
+            list.weak[key] = nil
+            return list.remove(key)
+        }
+        if let removed { settle(removedCost: removed, count: 1) }
+    }
+
+    /// Removes every entry, weakly held ones included.
+    public func removeAll() {
+        for shard in shards {
+            let removed = shard.list.withLock { list in
+                list.weak = [:]
+                return list.removeAll()
+            }
+            settle(removedCost: removed.reduce(0) { $0 + $1.cost }, count: removed.count)
+        }
+    }
+
+    /// Gives memory back: drops every strongly held entry (SDWebImage's response to a memory warning).
+    ///
+    /// With the weak cache on, images still held elsewhere stay findable. Call it when the process should
+    /// shrink; Linux sends no memory warning.
+    public func purge() {
+        for shard in shards {
+            let removed = shard.list.withLock { list in
+                let all = list.removeAll()
+                if configuration.shouldUseWeakCache { all.forEach { list.keepWeakly($0) } }
+                return all
+            }
+            settle(removedCost: removed.reduce(0) { $0 + $1.cost }, count: removed.count)
+        }
+    }
+
+    /// The sum of the strongly held entries' costs.
+    public var totalCost: Int { costTotal.load(ordering: .relaxed) }
+
+    /// The number of strongly held entries.
+    public var totalCount: Int { countTotal.load(ordering: .relaxed) }
+
+    private var isOverLimit: Bool {
+        (configuration.costLimit > 0 && totalCost > configuration.costLimit)
+            || (configuration.countLimit > 0 && totalCount > configuration.countLimit)
+    }
+
+    /// Removes globally least recently used entries until within the limits.
+    private func evict() {
+        evicting.withLock { _ in
+            while isOverLimit {
+                var oldest: (shard: Shard, stamp: UInt64)?
+                for shard in shards {
+                    if let stamp = shard.list.withLock({ $0.oldestStamp }), stamp < oldest?.stamp ?? .max {
+                        oldest = (shard, stamp)
+                    }
+                }
+                guard let oldest else { return }
+                let evicted: LRUList.Entry? = oldest.shard.list.withLock { list in
+                    guard let entry = list.removeOldest() else { return nil }
+                    if configuration.shouldUseWeakCache { list.keepWeakly(entry) }
+                    return entry
+                }
+                if let evicted { settle(removedCost: evicted.cost, count: 1) }
+            }
+        }
+    }
+
+    private func settle(removedCost: Int, count removedCount: Int) {
+        costTotal.wrappingSubtract(removedCost, ordering: .relaxed)
+        countTotal.wrappingSubtract(removedCount, ordering: .relaxed)
+    }
+
+    private func shard(for key: String) -> Shard {
+        shards[Self.shardIndex(key)]
+    }
+
+    /// A cheap spread of keys over shards: the length and the last 16 UTF-8 bytes (where URL keys differ).
+    private static func shardIndex(_ key: String) -> Int {
+        let hash = key.utf8.withContiguousStorageIfAvailable { bytes -> UInt in
+            var h = UInt(bitPattern: bytes.count) &* 0x9E37_79B9_7F4A_7C15
+            for byte in bytes.suffix(16) { h = (h ^ UInt(byte)) &* 0x100_0000_01B3 }
+            return h ^ (h >> 29)
+        } ?? UInt(bitPattern: key.hashValue)
+        return Int(hash % UInt(shardCount))
+    }
+
+    private static func now() -> UInt64 {
+        DispatchTime.now().uptimeNanoseconds
+    }
+}
