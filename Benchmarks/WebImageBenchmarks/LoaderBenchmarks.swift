@@ -78,14 +78,11 @@ enum LoaderBenchmarks {
     }
 
     private static func timed(count: Int, _ fetch: @escaping @Sendable (Int) async throws -> Void) async throws -> Double {
-        let next = Atomic<Int>(0)
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<workers {
+            for worker in 0..<workers {
                 group.addTask {
-                    while true {
-                        let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                        guard index < count else { return }
+                    for index in stride(from: worker, to: count, by: workers) {
                         try await fetch(index)
                     }
                 }

@@ -29,10 +29,10 @@ public final class TestHTTPServer: Sendable {
     private let serverChannel: any Channel
     let state: Mutex<State>
 
-    private init(port: Int, serverChannel: any Channel, state: Mutex<State>) {
+    private init(port: Int, serverChannel: any Channel) {
         self.port = port
         self.serverChannel = serverChannel
-        self.state = state
+        self.state = Mutex(State())
     }
 
     /// Starts a server on 127.0.0.1 with a port the system picks.
@@ -52,7 +52,7 @@ public final class TestHTTPServer: Sendable {
             try await channel.close()
             throw ChannelError.unknownLocalAddress
         }
-        let server = TestHTTPServer(port: port, serverChannel: channel, state: Mutex(State()))
+        let server = TestHTTPServer(port: port, serverChannel: channel)
         box.set(server)
         return server
     }
@@ -120,6 +120,6 @@ public final class TestHTTPServer: Sendable {
 /// Lets the child-channel initializer reach the server object created after `bind` returns.
 final class ServerBox: Sendable {
     private let value = Mutex<TestHTTPServer?>(nil)
-    var server: @Sendable () -> TestHTTPServer? { { [value] in value.withLock { $0 } } }
+    var server: @Sendable () -> TestHTTPServer? { { self.value.withLock { $0 } } }
     func set(_ server: TestHTTPServer) { value.withLock { $0 = server } }
 }

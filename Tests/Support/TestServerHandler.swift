@@ -39,7 +39,7 @@ final class TestServerHandler: ChannelInboundHandler, RemovableChannelHandler {
             let response = server.record(request).resolved(for: request)
             let loop = context.eventLoop.assumeIsolated()
             if response.delay > .zero {
-                loop.scheduleTask(in: Self.timeAmount(response.delay)) {
+                _ = loop.scheduleTask(in: Self.timeAmount(response.delay)) {
                     self.respond(response, isHead: head.method == .HEAD, context: context)
                 }
             } else {
@@ -54,7 +54,7 @@ final class TestServerHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         case .reset:
             if let provider = context.channel as? any SocketOptionProvider {
-                provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+                provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in
                     context.channel.close(promise: nil)
                 }
             } else {
@@ -101,7 +101,7 @@ final class TestServerHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             return
         }
-        context.eventLoop.assumeIsolated().scheduleTask(in: Self.timeAmount(interval)) {
+        _ = context.eventLoop.assumeIsolated().scheduleTask(in: Self.timeAmount(interval)) {
             self.drip(body, from: end, chunkSize: chunkSize, interval: interval, context: context)
         }
     }

@@ -14,13 +14,16 @@ import Testing
         var machine = DownloadTaskStateMachine()
         _ = machine.attach(caller(1))
         _ = machine.attach(caller(2))
-        #expect(machine.start())
+        let started = machine.start()
+        #expect(started)
         let first = machine.detach(1)
         #expect(first.caller?.id == 1 && !first.cancelTransfer && !first.becameDone)
         let last = machine.detach(2)
         #expect(last.caller?.id == 2 && last.cancelTransfer && last.becameDone)
-        #expect(machine.detach(2).caller == nil)
-        #expect(machine.finish(body) == nil)
+        let again = machine.detach(2)
+        #expect(again.caller == nil)
+        let finished = machine.finish(body)
+        #expect(finished == nil)
     }
 
     @Test func queuedTaskWhoseCallersLeftDoesNotStart() {
@@ -28,7 +31,8 @@ import Testing
         _ = machine.attach(caller(1))
         let result = machine.detach(1)
         #expect(!result.cancelTransfer && result.becameDone)
-        #expect(!machine.start())
+        let started = machine.start()
+        #expect(!started)
         guard case .closed = machine.attach(caller(2)) else {
             Issue.record("a done task must refuse callers")
             return
@@ -38,16 +42,20 @@ import Testing
     @Test func callerAttachingWhileFinishingGetsTheOutcomeAndEachCallerIsClaimedOnce() {
         var machine = DownloadTaskStateMachine()
         _ = machine.attach(caller(1))
-        #expect(machine.start())
-        #expect(machine.finish(body)?.map(\.id) == [1])
+        let started = machine.start()
+        #expect(started)
+        let delivered = machine.finish(body)
+        #expect(delivered?.map(\.id) == [1])
         guard case .deliverNow = machine.attach(caller(2)) else {
             Issue.record("a finishing task must hand over its outcome")
             return
         }
         let first = machine.claim(1)
         #expect(first.caller?.id == 1 && !first.becameDone)
-        #expect(machine.claim(1).caller == nil)
-        #expect(machine.detach(1).caller == nil)
+        let twice = machine.claim(1)
+        #expect(twice.caller == nil)
+        let late = machine.detach(1)
+        #expect(late.caller == nil)
         let second = machine.claim(2)
         #expect(second.caller?.id == 2 && second.becameDone)
         #expect(machine.isDone)
@@ -57,10 +65,12 @@ import Testing
         var machine = DownloadTaskStateMachine()
         _ = machine.attach(caller(1))
         _ = machine.attach(caller(2))
-        #expect(machine.start())
+        let started = machine.start()
+        #expect(started)
         let (callers, wasRunning) = machine.cancelAll()
         #expect(callers.map(\.id) == [1, 2] && wasRunning)
-        #expect(machine.claim(1).caller == nil)
+        let claimed = machine.claim(1)
+        #expect(claimed.caller == nil)
     }
 }
 
@@ -75,7 +85,8 @@ import Testing
         #expect(Array(sequence(state: fifo) { $0.dequeue() }) == [3, 5, 1, 4, 2])
         #expect(Array(sequence(state: lifo) { $0.dequeue() }) == [5, 3, 4, 1, 2])
         #expect(fifo.count == 5)
-        #expect(fifo.removeAll().count == 5 && fifo.isEmpty)
+        let removed = fifo.removeAll()
+        #expect(removed.count == 5 && fifo.isEmpty)
     }
 
     @Test func prioritiesComeFromOptions() {
@@ -89,11 +100,16 @@ import Testing
     @Test func milestonesAlwaysPassChunksAreThrottledAndTheEndIsNotRepeated() {
         let start = ContinuousClock.now
         var throttle = ProgressThrottle(interval: .milliseconds(100))
-        #expect(throttle.milestone(received: 0, expected: 100, now: start) == (0, 100))
-        #expect(throttle.chunk(received: 10, expected: 100, now: start + .milliseconds(10)) == nil)
-        #expect(throttle.chunk(received: 20, expected: 100, now: start + .milliseconds(150))! == (20, 100))
-        #expect(throttle.chunk(received: 100, expected: 100, now: start + .milliseconds(160))! == (100, 100))
-        #expect(throttle.end(total: 100, now: start + .milliseconds(170)) == nil)
+        let head = throttle.milestone(received: 0, expected: 100, now: start)
+        let tooSoon = throttle.chunk(received: 10, expected: 100, now: start + .milliseconds(10))
+        let later = throttle.chunk(received: 20, expected: 100, now: start + .milliseconds(150))
+        let last = throttle.chunk(received: 100, expected: 100, now: start + .milliseconds(160))
+        let end = throttle.end(total: 100, now: start + .milliseconds(170))
+        #expect(head == (0, 100))
+        #expect(tooSoon == nil)
+        #expect(later.map { [$0.0, $0.1] } == [20, 100])
+        #expect(last.map { [$0.0, $0.1] } == [100, 100])
+        #expect(end == nil)
     }
 
     @Test func configurationClampsAndDefaults() {

@@ -84,7 +84,8 @@ import WebImage
             server.route("/reset", TestResponse(body: testImage(), behavior: .reset))
             server.route("/cut", TestResponse(body: testImage(payload: 50_000), behavior: .truncate(afterBytes: 1_000)))
             #expect(transportKind(await load(downloader, ImageDownloadRequest(url: server.url("/reset")))) == .connectionReset)
-            #expect(transportKind(await load(downloader, ImageDownloadRequest(url: server.url("/cut")))) == .connectionReset)
+            let cut = await load(downloader, ImageDownloadRequest(url: server.url("/cut")))
+            #expect(transportKind(cut) == .connectionReset, "\(cut)")
         }
     }
 

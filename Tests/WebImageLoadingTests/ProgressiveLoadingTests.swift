@@ -18,7 +18,7 @@ import WebImage
             #expect(all.count >= 2)
             // 30 chunks over ≈ 600 ms: at most one partial decode per 100 ms, not one per chunk.
             #expect(all.count <= 10)
-            #expect(all.allSatisfy(\.0))
+            #expect(all.allSatisfy { $0.0 })
         }
     }
 

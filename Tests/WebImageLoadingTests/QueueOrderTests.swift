@@ -20,7 +20,7 @@ import WebImage
         let configuration = ImageDownloader.Configuration(maxConcurrentDownloads: 1, executionOrder: .lifo)
         try await withLoader(configuration) { server, downloader in
             for index in 1...14 { server.route("/\(index)", TestResponse(body: testImage(), delay: .milliseconds(30))) }
-            let later = Recorder<() async -> Result<ImageDownloadResult, WebImageError>>()
+            let later = Recorder<@Sendable () async -> Result<ImageDownloadResult, WebImageError>>()
             let order = startOrder(downloader) { url in
                 guard url.path == "/7" else { return }
                 for index in 8...14 { later.append(start(downloader, ImageDownloadRequest(url: server.url("/\(index)"))).result) }

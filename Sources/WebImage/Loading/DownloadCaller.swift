@@ -1,3 +1,4 @@
+import WebImageCore
 import Foundation
 
 /// One caller attached to a download: its own decode options and handlers.

@@ -1,3 +1,4 @@
+import WebImageCore
 import Foundation
 
 extension DownloadOperation {

@@ -1,3 +1,4 @@
+import WebImageCore
 import Foundation
 
 /// The progressive-decoding bookkeeping of one download (kept in the operation's locked state).

@@ -1,3 +1,4 @@
+import WebImageCore
 import Foundation
 
 extension DownloadOperation {
@@ -72,7 +73,7 @@ extension DownloadOperation {
             return true
         }
         guard ended else { return }
-        transferDidEnd(error.map { .failure($0) } ?? .success(()))
+        transferDidEnd(error.map { Result<Void, WebImageError>.failure($0) } ?? .success(()))
     }
 
     /// Ends the current attempt with `error`, cancelling its transfer.
@@ -100,7 +101,8 @@ extension DownloadOperation {
             defer { state.tasks.removeAll() }
             return (state.transportRequest, state.attempt, Array(state.tasks.values))
         }
-        guard let (request, next, oldTasks) = retry else { return false }
+        guard let retry else { return false }
+        let (request, next, oldTasks) = retry
         for task in oldTasks { task.cancel() }
         startTransfer(request, attempt: next)
         return true

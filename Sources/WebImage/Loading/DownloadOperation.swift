@@ -1,3 +1,4 @@
+import WebImageCore
 import Foundation
 import Synchronization
 

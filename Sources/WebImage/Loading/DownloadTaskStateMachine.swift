@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// The lifecycle of one network download shared by its callers: queued → running → finishing → done.
 ///
 /// A value type kept under the operation's lock; every transition returns what the owner must do (fail a

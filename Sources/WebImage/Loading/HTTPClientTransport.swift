@@ -1,3 +1,4 @@
+import WebImageCore
 import AsyncHTTPClient
 import Foundation
 import NIOCore

@@ -1,3 +1,4 @@
+import WebImageCore
 import Foundation
 
 /// One caller's download: the URL, its options, how to decode, and the hooks that rewrite bytes on the way.

@@ -1,3 +1,4 @@
+import WebImageCore
 import Foundation
 
 /// One caller's handle on a download; ``cancel()`` fails this caller alone with `cancelled` (2002) and

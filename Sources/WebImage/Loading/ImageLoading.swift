@@ -1,3 +1,4 @@
+import WebImageCore
 import Foundation
 
 /// Something that turns a URL into an image (SDWebImage's `SDImageLoader`): the downloader, or a custom source.

@@ -1,3 +1,4 @@
+import WebImageCore
 import Foundation
 
 /// Moves bytes for the downloader: starts a request, streams the response head and body, and can be cancelled.

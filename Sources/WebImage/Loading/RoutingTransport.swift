@@ -1,3 +1,4 @@
+import WebImageCore
 import Foundation
 
 /// Sends each request to the first of several transports that loads its URL (by scheme).

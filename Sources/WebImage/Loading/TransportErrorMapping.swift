@@ -1,6 +1,8 @@
+import WebImageCore
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 
 /// Turns AsyncHTTPClient and SwiftNIO errors into ``WebImageError``, keeping which kind of transport failure it was.
@@ -51,6 +53,9 @@ enum TransportErrorMapping {
             case EHOSTUNREACH, ENETUNREACH: return .hostNotFound
             default: return nil
             }
+        case let error as HTTPParserError:
+            // The connection closed before the body it announced was complete.
+            return error == .invalidEOFState || error == .closedConnection ? .connectionReset : nil
         case let error as ChannelError:
             switch error {
             case .connectTimeout: return .timeout

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Per-request download options (SDWebImage's `SDWebImageDownloaderOptions`).
 ///
 /// The manager maps its own options onto these; pass them in ``ImageDownloadRequest/options``.

@@ -41,7 +41,7 @@ func load(_ downloader: ImageDownloader, _ request: ImageDownloadRequest,
 
 /// Starts a download and returns its token and a way to await its single result.
 func start(_ downloader: ImageDownloader, _ request: ImageDownloadRequest)
-    -> (token: ImageDownloadToken, result: () async -> Result<ImageDownloadResult, WebImageError>) {
+    -> (token: ImageDownloadToken, result: @Sendable () async -> Result<ImageDownloadResult, WebImageError>) {
     let (stream, continuation) = AsyncStream<Result<ImageDownloadResult, WebImageError>>.makeStream()
     let token = downloader.downloadImage(with: request) { result in
         continuation.yield(result)
