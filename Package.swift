@@ -43,7 +43,6 @@ let package = Package(
                                                  .product(name: "NIOCore", package: "swift-nio"),
                                                  .product(name: "NIOHTTP1", package: "swift-nio"),
                                                  .product(name: "NIOPosix", package: "swift-nio")],
->>>>>>> loader
                 swiftSettings: strict),
         .executableTarget(name: "webimage",
                           dependencies: ["WebImage", .product(name: "ArgumentParser", package: "swift-argument-parser")],
