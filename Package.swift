@@ -42,5 +42,6 @@ let package = Package(
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"], swiftSettings: strict),
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage"],
                     exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage"], swiftSettings: strict),
     ]
 )
