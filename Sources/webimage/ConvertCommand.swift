@@ -34,9 +34,11 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures(subject: input) {
+            let data = try FileIO.read(input)
             let target = try OutputFormat.resolve(format, path: output)
             let options = try encodeOptions(animated: OutputFormat.keepsAnimation(target))
-            let image = try ImageInput.decode(input, options: ImageDecodeOptions(firstFrameOnly: options.firstFrameOnly))
+            let image = try ImageInput.decode(data, from: input,
+                                              options: ImageDecodeOptions(firstFrameOnly: options.firstFrameOnly))
             let bytes = try OutputFormat.encode(image, as: target, options: options, path: output)
             try FileIO.write(bytes, to: output)
             let frames = options.firstFrameOnly ? 1 : image.frameCount

@@ -6,7 +6,8 @@ enum DemoTable {
         let rows = [headers] + records.map(cells)
         let widths = headers.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
-            zip(row, widths).map { $0.padding(to: $1) }.joined(separator: "  ")
+            let line = zip(row, widths).map { $0.padding(to: $1) }.joined(separator: "  ")
+            return String(line.reversed().drop { $0 == " " }.reversed())
         }.joined(separator: "\n")
     }
 

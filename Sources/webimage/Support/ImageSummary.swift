@@ -17,18 +17,6 @@ struct ImageSummary: Codable, Equatable {
     var orientation: Int
     var isAnimated: Bool
 
-    init(_ image: Image) {
-        format = image.format.rawValue
-        width = image.pixelWidth
-        height = image.pixelHeight
-        frameCount = image.frameCount
-        loopCount = image.loopCount
-        frameDurations = image.frameDurations
-        hasAlpha = image.hasAlpha
-        orientation = image.orientation.rawValue
-        isAnimated = image.isAnimated
-    }
-
     /// The human-readable form: one `name  value` line per property.
     func text(file: String) -> String {
         var lines = [file,
@@ -54,5 +42,20 @@ struct ImageSummary: Codable, Equatable {
         var text = String((value * 1000).rounded() / 1000)
         if text.hasSuffix(".0") { text.removeLast(2) }
         return text
+    }
+}
+
+extension ImageSummary {
+    /// The summary of a decoded image.
+    init(_ image: Image) {
+        format = image.format.rawValue
+        width = image.pixelWidth
+        height = image.pixelHeight
+        frameCount = image.frameCount
+        loopCount = image.loopCount
+        frameDurations = image.frameDurations
+        hasAlpha = image.hasAlpha
+        orientation = image.orientation.rawValue
+        isAnimated = image.isAnimated
     }
 }

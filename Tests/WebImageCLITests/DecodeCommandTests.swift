@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import WebImage
+
+/// `webimage decode`: PAM output byte-identical to the library's decode, thumbnails, frames, PNG output.
+@Suite struct DecodeCommandTests {
+    private func libraryDecode(_ path: String, _ options: ImageDecodeOptions = ImageDecodeOptions()) throws -> Image {
+        try CodersManager.shared.decode(Data(contentsOf: URL(fileURLWithPath: path)), options: options)
+    }
+
+    @Test func pamMatchesLibraryDecode() throws {
+        let dir = try TemporaryDirectory()
+        let result = try CLIRunner.run(["decode", CLITestPaths.testWebP, "-o", dir.path("x.pam")])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let written = try Data(contentsOf: dir.url.appendingPathComponent("x.pam"))
+        #expect(written == (try libraryDecode(CLITestPaths.testWebP)).pixels.pamData())
+        // dwebp -pam test.webp: 67-byte header + 128×128×4 (md5 3d9213ea387706db93f0b39247d77573).
+        #expect(written.count == 67 + 128 * 128 * 4)
+    }
+
+    @Test func thumbnailKeepsAspectRatio() throws {
+        let dir = try TemporaryDirectory()
+        let result = try CLIRunner.run(["decode", CLITestPaths.interlacedGIF, "-o", dir.path("t.pam"),
+                                        "--thumbnail", "400x300"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let written = try Data(contentsOf: dir.url.appendingPathComponent("t.pam"))
+        // 540×330 into 400×300: width limits, height rounded up (SDWebImage) → 400×245.
+        #expect(PAMHeader(written) == PAMHeader(width: 400, height: 245))
+        let expected = try libraryDecode(CLITestPaths.interlacedGIF,
+                                         ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 400, height: 300)))
+        #expect(written == expected.pixels.pamData())
+    }
+
+    @Test func stretchFillsTheExactSize() throws {
+        let dir = try TemporaryDirectory()
+        let result = try CLIRunner.run(["decode", CLITestPaths.interlacedGIF, "-o", dir.path("s.pam"),
+                                        "--thumbnail", "400x300", "--stretch"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(PAMHeader(try Data(contentsOf: dir.url.appendingPathComponent("s.pam"))) == PAMHeader(width: 400, height: 300))
+    }
+
+    @Test func frameSelectsOneCompositedFrame() throws {
+        let dir = try TemporaryDirectory()
+        let result = try CLIRunner.run(["decode", CLITestPaths.moonGIF, "-o", dir.path("f.pam"), "--frame", "3"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let written = try Data(contentsOf: dir.url.appendingPathComponent("f.pam"))
+        let image = try libraryDecode(CLITestPaths.moonGIF)
+        #expect(written == image.frames[3].pixels.pamData())
+        #expect(written != image.frames[0].pixels.pamData())
+    }
+
+    @Test func scaleDownLimitShrinks() throws {
+        let dir = try TemporaryDirectory()
+        let result = try CLIRunner.run(["decode", CLITestPaths.testWebP, "-o", dir.path("l.pam"),
+                                        "--scale-down-limit", "16384"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        // 16,384 bytes of RGBA = 4,096 pixels → 64×64 for a square image.
+        #expect(PAMHeader(try Data(contentsOf: dir.url.appendingPathComponent("l.pam"))) == PAMHeader(width: 64, height: 64))
+    }
+
+    @Test func pngOutputDecodesToTheSamePixels() throws {
+        let dir = try TemporaryDirectory()
+        let result = try CLIRunner.run(["decode", CLITestPaths.rgbaPNG, "-o", dir.path("p.png")])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let written = try libraryDecode(dir.path("p.png"))
+        #expect(written.format == .png)
+        #expect(written.pixels.converted(to: .rgba8) == (try libraryDecode(CLITestPaths.rgbaPNG)).pixels.converted(to: .rgba8))
+    }
+}
+
+/// The size fields of a PAM header.
+struct PAMHeader: Equatable {
+    var width: Int
+    var height: Int
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Parses `WIDTH`/`HEIGHT` from a `P7` header; nil fields become 0.
+    init(_ data: Data) {
+        let text = String(decoding: data.prefix(80), as: UTF8.self)
+        func field(_ name: String) -> Int {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.dropFirst(name.count + 1)) } ?? 0
+        }
+        self.init(width: field("WIDTH"), height: field("HEIGHT"))
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// Every failure a user can cause ends with status 1 and one stderr line naming the file and the reason.
+@Suite struct ErrorReportingTests {
+    /// Runs and checks the one-line contract; returns the line.
+    @discardableResult
+    private func expectOneLineFailure(_ arguments: [String], naming file: String,
+                                      sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try CLIRunner.run(arguments, timeout: 60)
+        #expect(result.status == 1, sourceLocation: sourceLocation)
+        #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)", sourceLocation: sourceLocation)
+        let line = result.stderrLines.first ?? ""
+        #expect(line.hasPrefix("webimage: \(file): "), "stderr: \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
+        return line
+    }
+
+    @Test func missingFile() throws {
+        let dir = try TemporaryDirectory()
+        let missing = dir.path("nope.png")
+        for arguments in [["info", missing], ["decode", missing, "-o", dir.path("x.pam")],
+                          ["convert", missing, dir.path("x.png")]] {
+            let line = try expectOneLineFailure(arguments, naming: missing)
+            #expect(line.hasSuffix("cannot read: No such file or directory"))
+        }
+    }
+
+    @Test func directoryAsInput() throws {
+        let dir = try TemporaryDirectory()
+        let line = try expectOneLineFailure(["info", dir.url.path], naming: dir.url.path)
+        #expect(line.hasSuffix("cannot read: Is a directory"))
+    }
+
+    @Test func garbageFile() throws {
+        let dir = try TemporaryDirectory()
+        let garbage = dir.path("garbage.png")
+        try Data("this is not an image at all, just text".utf8).write(to: URL(fileURLWithPath: garbage))
+        let line = try expectOneLineFailure(["info", garbage], naming: garbage)
+        #expect(line.contains("unsupported format"))
+    }
+
+    @Test func emptyFile() throws {
+        let dir = try TemporaryDirectory()
+        let empty = dir.path("empty.gif")
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let line = try expectOneLineFailure(["info", empty], naming: empty)
+        #expect(line.hasSuffix("empty image data"))
+    }
+
+    @Test(arguments: [CLITestPaths.testWebP, CLITestPaths.moonGIF, CLITestPaths.rgbaPNG])
+    func truncatedFile(source: String) throws {
+        let dir = try TemporaryDirectory()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let truncated = dir.path("cut-" + (source as NSString).lastPathComponent)
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: truncated))
+        try expectOneLineFailure(["decode", truncated, "-o", dir.path("x.pam")], naming: truncated)
+        #expect(!FileManager.default.fileExists(atPath: dir.path("x.pam")))
+    }
+
+    @Test func corruptCorpusFilesFailCleanly() throws {
+        for name in ["gif/crashtest/issue-117-out-of-range.gif", "pngsuite/png/xcrn0g04.png", "pngsuite/png/xhdn0g08.png"] {
+            let path = CLITestPaths.corpus(name)
+            let result = try CLIRunner.run(["decode", path, "-o", "/dev/null/x.pam"], timeout: 60)
+            // Either the decode fails (one line naming the file) or, when the decoder accepts the file, the write does.
+            #expect(result.status == 1)
+            #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)")
+        }
+    }
+
+    @Test func unwritableOutput() throws {
+        let dir = try TemporaryDirectory()
+        let out = dir.path("no-such-dir/x.pam")
+        let line = try expectOneLineFailure(["decode", CLITestPaths.testWebP, "-o", out], naming: out)
+        #expect(line.hasSuffix("cannot write: No such file or directory"))
+    }
+
+    @Test func unknownFormatOption() throws {
+        let dir = try TemporaryDirectory()
+        let out = dir.path("x.img")
+        let line = try expectOneLineFailure(["convert", CLITestPaths.testWebP, out, "--format", "tga"], naming: out)
+        #expect(line.contains("unknown --format 'tga'"))
+    }
+
+    @Test func unknownOutputExtension() throws {
+        let dir = try TemporaryDirectory()
+        let out = dir.path("x.xyz")
+        try expectOneLineFailure(["decode", CLITestPaths.testWebP, "-o", out], naming: out)
+        try expectOneLineFailure(["convert", CLITestPaths.testWebP, out], naming: out)
+    }
+
+    @Test func badOptionValues() throws {
+        let dir = try TemporaryDirectory()
+        let out = dir.path("x.jpg")
+        try expectOneLineFailure(["convert", CLITestPaths.testWebP, out, "--quality", "7"], naming: out)
+        try expectOneLineFailure(["convert", CLITestPaths.testWebP, out, "--max-file-size", "0"], naming: out)
+        try expectOneLineFailure(["decode", CLITestPaths.testWebP, "-o", dir.path("x.pam"), "--frame=-1"],
+                                 naming: CLITestPaths.testWebP)
+    }
+
+    @Test func frameOutOfRange() throws {
+        let dir = try TemporaryDirectory()
+        let line = try expectOneLineFailure(["decode", CLITestPaths.moonGIF, "-o", dir.path("x.pam"), "--frame", "14"],
+                                            naming: CLITestPaths.moonGIF)
+        #expect(line.hasSuffix("frame 14 out of range (the image has 14)"))
+    }
+
+    @Test func malformedSyntaxIsRejectedByTheParser() throws {
+        let dir = try TemporaryDirectory()
+        for arguments in [["decode", CLITestPaths.testWebP, "-o", dir.path("x.pam"), "--thumbnail", "400"],
+                          ["decode", CLITestPaths.testWebP, "-o", dir.path("x.pam"), "--thumbnail", "0x10"],
+                          ["decode", CLITestPaths.testWebP], ["info"], ["bogus-command"]] {
+            let result = try CLIRunner.run(arguments, timeout: 60)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.stderr.contains("Usage:") || result.stderr.contains("Error:"), "\(arguments)")
+        }
+    }
+}
