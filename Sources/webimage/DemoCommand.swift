@@ -22,7 +22,7 @@ struct DemoCommand: ParsableCommand {
             demo.writeContactSheet()
             try demo.writeReport()
             print(DemoTable.render(demo.records))
-            print("wrote \(demo.records.compactMap(\.file).count) files, contact-sheet.png and report.json to \(out)")
+            print("report: \(out)/report.json")
             let failed = demo.records.filter { !$0.ok }
             for record in failed {
                 Console.error("webimage: demo: step '\(record.step)' failed: \(record.failure ?? "unknown reason")")
