@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import WebImage
 
 /// `webimage decode FILE -o OUT`: decode (optionally as a thumbnail) and write one frame as PAM or an image file.

@@ -58,13 +58,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path("x.pam")))
     }
 
-    @Test func corruptCorpusFilesFailCleanly() throws {
-        for name in ["gif/crashtest/issue-117-out-of-range.gif", "pngsuite/png/xcrn0g04.png", "pngsuite/png/xhdn0g08.png"] {
-            let path = CLITestPaths.corpus(name)
-            let result = try CLIRunner.run(["decode", path, "-o", "/dev/null/x.pam"], timeout: 60)
-            // Either the decode fails (one line naming the file) or, when the decoder accepts the file, the write does.
-            #expect(result.status == 1)
-            #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)")
+    @Test(arguments: ["pngsuite/png/xcrn0g04.png", "pngsuite/png/xhdn0g08.png", "pngsuite/png/xs1n0g01.png",
+                      "pngsuite/png/xd0n2c08.png"])
+    func corruptFilesAreReportedByName(name: String) throws {
+        let path = CLITestPaths.corpus(name)
+        try expectOneLineFailure(["info", path], naming: path)
+    }
+
+    /// Malformed GIFs from image-gif's crash and stall tests: decoded or rejected, never a crash or a hang.
+    @Test(arguments: ["gif/crashtest/issue-117-out-of-range.gif", "gif/crashtest/issue-96-small-codesize.gif",
+                      "gif/crashtest/issue-96-small-codesize-2.gif", "gif/regression/issue-208-block-type.gif",
+                      "gif/regression/issue-209-extension-block-type.gif", "gif/stall/issue-101-infinite-empty-loop.gif"])
+    func malformedGIFsNeverCrashOrHang(name: String) throws {
+        let path = CLITestPaths.corpus(name)
+        let result = try CLIRunner.run(["info", path, "--json"], timeout: 60)
+        #expect(result.exitedNormally)
+        #expect(result.status == 0 || result.status == 1)
+        if result.status == 1 {
+            #expect(result.stderrLines.count == 1 && result.stderrLines[0].hasPrefix("webimage: \(path): "))
         }
     }
 

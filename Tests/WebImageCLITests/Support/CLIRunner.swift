@@ -6,6 +6,8 @@ enum CLIRunner {
     /// What one run printed and how it exited.
     struct Result {
         var status: Int32
+        /// False when the process died from a signal (a Swift runtime trap, a crash).
+        var exitedNormally: Bool
         var stdout: String
         var stderr: String
         /// Non-empty stderr lines.
@@ -65,7 +67,7 @@ enum CLIRunner {
             throw Failure.timedOut(arguments)
         }
         process.waitUntilExit()
-        return Result(status: process.terminationStatus,
+        return Result(status: process.terminationStatus, exitedNormally: process.terminationReason == .exit,
                       stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
                       stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
