@@ -1,6 +1,10 @@
 // Side-by-side benchmarks: each suite prints the library beside the raw C library or a peer, measured in
 // the same run. `swift run -c release webimage-benchmarks [suite…]` (all suites when none is named).
 let suites: [(name: String, run: () throws -> Void)] = [
+    ("jpeg", JPEGBenchmarks.run),
+    ("png", PNGBenchmarks.run),
+    ("webp", WebPBenchmarks.run),
+    ("gif", GIFBenchmarks.run),
     ("animated-memory", AnimatedMemoryBenchmark.run),
 ]
 

@@ -1,0 +1,102 @@
+import CGIF
+import Foundation
+import WebImage
+
+/// GIFCoder's full animated decode beside raw giflib (`DGifSlurp` plus the minimal compositing loop that
+/// produces the same per-frame canvases), on the same bytes.
+enum GIFBenchmarks {
+    static func run() throws {
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/gif/samples")
+        for name in ["sample_big.gif", "gifplayer-muybridge.gif", "moon_impact.gif"] {
+            let data = try Data(contentsOf: samples.appendingPathComponent(name))
+            let coder = GIFCoder()
+            let image = try coder.decode(data, options: .init())
+            let megapixels = Double(image.pixelWidth * image.pixelHeight * image.frameCount) / 1e6
+            guard let raw = RawGIF.decode(data), raw.count == image.frameCount else {
+                print("\(name): raw giflib decode failed")
+                continue
+            }
+            let ours = try Measure.best(repeats: 3) { _ = try coder.decode(data, options: .init()) }
+            let theirs = Measure.best(repeats: 3) { _ = RawGIF.decode(data) }
+            Measure.row("decode \(name) (\(image.frameCount) frames)", ours: megapixels / ours,
+                        theirs: megapixels / theirs, unit: "MP/s", higherIsBetter: true)
+        }
+    }
+}
+
+/// The baseline: giflib's own slurp, then the simplest correct compositing (disposal 2 clears to
+/// transparent, 3 restores, transparent index skipped, frames clipped), one canvas copy per frame.
+private enum RawGIF {
+    final class Source {
+        let bytes: UnsafeRawBufferPointer
+        var position = 0
+        init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    }
+
+    static func decode(_ data: Data) -> [[UInt8]]? {
+        data.withUnsafeBytes { bytes -> [[UInt8]]? in
+            let source = Source(bytes)
+            var error: Int32 = 0
+            let reader: InputFunc = { file, out, count in
+                guard let file, let out, let user = file.pointee.UserData else { return 0 }
+                let source = Unmanaged<Source>.fromOpaque(user).takeUnretainedValue()
+                let n = max(0, min(Int(count), source.bytes.count - source.position))
+                if n > 0, let base = source.bytes.baseAddress {
+                    UnsafeMutableRawPointer(out).copyMemory(from: base + source.position, byteCount: n)
+                }
+                source.position += n
+                return Int32(n)
+            }
+            guard let gif = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), reader, &error) else { return nil }
+            defer { DGifCloseFile(gif, nil) }
+            guard DGifSlurp(gif) == GIF_OK else { return nil }
+            return withExtendedLifetime(source) { composite(gif) }
+        }
+    }
+
+    static func composite(_ gif: UnsafeMutablePointer<GifFileType>) -> [[UInt8]] {
+        let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
+        var canvas = [UInt8](repeating: 0, count: width * height * 4)
+        var saved: [UInt8]?
+        var frames: [[UInt8]] = []
+        var previous: (x0: Int, y0: Int, x1: Int, y1: Int, disposal: Int32)?
+        for i in 0..<Int(gif.pointee.ImageCount) {
+            let image = gif.pointee.SavedImages[i]
+            var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
+            DGifSavedExtensionToGCB(gif, Int32(i), &control)
+            if let p = previous {
+                if p.disposal == DISPOSE_BACKGROUND {
+                    for y in p.y0..<p.y1 { for x in p.x0..<p.x1 { for c in 0..<4 { canvas[(y * width + x) * 4 + c] = 0 } } }
+                } else if p.disposal == DISPOSE_PREVIOUS, let saved {
+                    canvas = saved
+                }
+            }
+            saved = control.DisposalMode == DISPOSE_PREVIOUS ? canvas : nil
+            let desc = image.ImageDesc
+            let x0 = max(0, Int(desc.Left)), y0 = max(0, Int(desc.Top))
+            let x1 = min(width, Int(desc.Left + desc.Width)), y1 = min(height, Int(desc.Top + desc.Height))
+            previous = (x0, y0, max(x0, x1), max(y0, y1), control.DisposalMode)
+            guard let map = desc.ColorMap ?? gif.pointee.SColorMap, let colors = map.pointee.Colors,
+                  let raster = image.RasterBits else { frames.append(canvas); continue }
+            let colorCount = Int(map.pointee.ColorCount), transparent = Int(control.TransparentColor)
+            canvas.withUnsafeMutableBufferPointer { out in
+                for y in y0..<max(y0, y1) {
+                    for x in x0..<max(x0, x1) {
+                        let index = Int(raster[(y - Int(desc.Top)) * Int(desc.Width) + (x - Int(desc.Left))])
+                        guard index != transparent else { continue }
+                        let o = (y * width + x) * 4
+                        if index < colorCount {
+                            let color = colors[index]
+                            (out[o], out[o + 1], out[o + 2], out[o + 3]) = (color.Red, color.Green, color.Blue, 255)
+                        } else {
+                            (out[o], out[o + 1], out[o + 2], out[o + 3]) = (0, 0, 0, 255)
+                        }
+                    }
+                }
+            }
+            frames.append(canvas)
+        }
+        return frames
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import WebImageCore
+@testable import WebImageCodecs
+
+/// The progressive decoder over growing buffers and the lazy animated decoder's random access.
+@Suite struct GIFIncrementalTests {
+    /// A 40×40 opaque GIF with 256 colours (rows differ), optionally interlaced, written through giflib.
+    static func opaqueGIF(interlaced: Bool) throws -> Data {
+        let colors: [GIFColor] = (0..<256).map { (UInt8($0), UInt8(255 - $0), UInt8($0 / 2)) }
+        let indices: [UInt8] = (0..<1600).map { (i: Int) -> UInt8 in UInt8((i * 37 + i / 40 * 11) % 256) }
+        var frame = GIFWriterFrame(width: 40, height: 40, indices: indices)
+        frame.isInterlaced = interlaced
+        return try GIFWriter.write(screen: PixelSize(width: 40, height: 40), globalColors: colors, frames: [frame])
+    }
+
+    /// Rows of `partial` that are neither identical to the final image's row nor fully transparent.
+    static func badRows(_ partial: PixelBuffer, final: PixelBuffer) -> [Int] {
+        (0..<partial.height).filter { y in
+            let row = (0..<partial.width).map { partial.rgba8(x: $0, y: y) }
+            let want = (0..<final.width).map { final.rgba8(x: $0, y: y) }
+            return row != want && !row.allSatisfy { $0 == [0, 0, 0, 0] }
+        }
+    }
+
+    static func visibleRows(_ pixels: PixelBuffer) -> Set<Int> {
+        Set((0..<pixels.height).filter { pixels.rgba8(x: 0, y: $0)[3] != 0 })
+    }
+
+    @Test(arguments: [false, true])
+    func partialImagesShowDecodedRowsThenFinalMatchesOneShot(interlaced: Bool) throws {
+        let data = try Self.opaqueGIF(interlaced: interlaced)
+        let final = try GIFCoder().decode(data, options: .init())
+        let decoder = GIFCoder().makeProgressiveDecoder(options: .init())
+        var shown: [Set<Int>] = []
+        for length in stride(from: 1, to: data.count, by: 64) {
+            guard let partial = try decoder.decode(data.prefix(length), isFinished: false) else { continue }
+            #expect(partial.isIncremental)
+            #expect(Self.badRows(partial.pixels, final: final.pixels).isEmpty)
+            shown.append(Self.visibleRows(partial.pixels))
+        }
+        #expect(shown.count >= 3)
+        for (earlier, later) in zip(shown, shown.dropFirst()) { #expect(earlier.isStrictSubset(of: later)) }
+        if interlaced, let first = shown.first {
+            // The first pass holds every 8th row: a partial image shows rows 0, 8, … before row 1.
+            #expect(first.contains(0) && !first.contains(1))
+        }
+        let finished = try #require(try decoder.decode(data, isFinished: true))
+        #expect(!finished.isIncremental)
+        #expect(finished.pixels == final.pixels)
+    }
+
+    @Test func headerOnlyPrefixesGiveNothingAndGarbageThrows() throws {
+        let data = try Self.opaqueGIF(interlaced: false)
+        let decoder = GIFCoder().makeProgressiveDecoder(options: .init())
+        for length in [1, 6, 12, 13, 30] { #expect(try decoder.decode(data.prefix(length), isFinished: false) == nil) }
+        #expect(GIFCoder().canDecodeIncrementally(Data([0x47])))
+        #expect(!GIFCoder().canDecodeIncrementally(Data([0x89, 0x50])))
+        #expect(throws: WebImageError.self) {
+            try GIFCoder().makeProgressiveDecoder(options: .init()).decode(Data("GIF89a, this is not a gif".utf8), isFinished: true)
+        }
+    }
+
+    @Test func truncatedFinalBufferThrowsTruncated() throws {
+        let data = try Self.opaqueGIF(interlaced: false)
+        let decoder = GIFCoder().makeProgressiveDecoder(options: .init())
+        #expect(GIFTestSupport.badDataReason { _ = try decoder.decode(data.prefix(200), isFinished: true) } == .truncated)
+    }
+
+    /// Many frames mixing all disposals and a key frame; every access order gives the one-shot frames.
+    @Test func randomAccessMatchesSequentialDecode() throws {
+        let palette: [GIFColor] = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)]
+        let frames: [GIFWriterFrame] = (0..<12).map { i in
+            var frame = GIFWriterFrame(left: i % 3, top: i % 2, width: 3, height: 3, indices: [],
+                                       transparentIndex: 3, disposal: i % 4, delayCentiseconds: i + 2)
+            if i == 6 {
+                // A key frame: covers the screen, opaque, not undone.
+                (frame.left, frame.top, frame.width, frame.height) = (0, 0, 6, 5)
+                (frame.transparentIndex, frame.disposal) = (nil, 1)
+            }
+            let count = frame.width * frame.height
+            frame.indices = (0..<count).map { (p: Int) -> UInt8 in UInt8((p + i) % 4) }
+            return frame
+        }
+        let data = try GIFWriter.write(screen: PixelSize(width: 6, height: 5), globalColors: palette, loopCount: 0, frames: frames)
+        let full = try GIFCoder().decode(data, options: .init())
+        let decoder = try GIFCoder().makeAnimatedDecoder(data, options: .init())
+        #expect(decoder.frameCount == 12)
+        #expect(decoder.hasAlpha == full.hasAlpha)
+        #expect((0..<12).map { decoder.frameDuration(at: $0) } == full.frameDurations)
+        for index in [11, 3, 4, 5, 9, 0, 7, 6, 2, 10, 1, 8] {
+            #expect(try decoder.frame(at: index) == full.frames[index].pixels, "frame \(index)")
+        }
+        #expect(GIFTestSupport.badDataReason { _ = try decoder.frame(at: 12) } == .frameOutOfRange(index: 12, count: 12))
+    }
+
+    @Test func animatedDecoderIsSafeAcrossThreads() async throws {
+        let data = try GIFTestSupport.corpus("samples", "moon_impact.gif")
+        let decoder = try GIFCoder().makeAnimatedDecoder(data, options: .init())
+        let reference = try GIFCoder().decode(data, options: .init()).frames.map(\.pixels)
+        let results = try await withThrowingTaskGroup(of: (Int, PixelBuffer).self) { group in
+            for i in 0..<42 {
+                let index = (i * 5) % 14
+                group.addTask { (index, try decoder.frame(at: index)) }
+            }
+            return try await group.reduce(into: [(Int, PixelBuffer)]()) { $0.append($1) }
+        }
+        #expect(results.count == 42)
+        for (index, pixels) in results { #expect(pixels == reference[index], "frame \(index)") }
+    }
+}
