@@ -14,8 +14,8 @@ import WebImage
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let written = try Data(contentsOf: dir.url.appendingPathComponent("x.pam"))
         #expect(written == (try libraryDecode(CLITestPaths.testWebP)).pixels.pamData())
-        // dwebp -pam test.webp: 67-byte header + 128×128×4 (md5 3d9213ea387706db93f0b39247d77573).
-        #expect(written.count == 67 + 128 * 128 * 4)
+        // dwebp -pam test.webp: 69-byte header + 128×128×4 (md5 3d9213ea387706db93f0b39247d77573).
+        #expect(written.count == 69 + 128 * 128 * 4)
     }
 
     @Test func thumbnailKeepsAspectRatio() throws {

@@ -48,12 +48,13 @@ import Testing
         #expect(line.hasSuffix("empty image data"))
     }
 
-    @Test(arguments: [CLITestPaths.testWebP, CLITestPaths.moonGIF, CLITestPaths.rgbaPNG])
-    func truncatedFile(source: String) throws {
+    /// Cut inside the image data (for the GIF inside its first frame: a GIF cut after whole frames still shows them).
+    @Test(arguments: [(CLITestPaths.testWebP, 3_000), (CLITestPaths.moonGIF, 1_000), (CLITestPaths.rgbaPNG, 92)])
+    func truncatedFile(source: String, keep: Int) throws {
         let dir = try TemporaryDirectory()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
         let truncated = dir.path("cut-" + (source as NSString).lastPathComponent)
-        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: truncated))
+        try bytes.prefix(keep).write(to: URL(fileURLWithPath: truncated))
         try expectOneLineFailure(["decode", truncated, "-o", dir.path("x.pam")], naming: truncated)
         #expect(!FileManager.default.fileExists(atPath: dir.path("x.pam")))
     }
