@@ -80,6 +80,18 @@ import Testing
         }
     }
 
+    /// A GIF whose header claims 20000×20000 (400 MP) is refused before any pixel memory is allocated.
+    @Test func tooManyPixels() throws {
+        let dir = try TemporaryDirectory()
+        let huge = dir.path("huge.gif")
+        let size: [UInt8] = [0x20, 0x4E, 0x20, 0x4E]  // 20000, 20000 little-endian
+        let bytes = Array("GIF89a".utf8) + size + [0, 0, 0] + [0x2C, 0, 0, 0, 0] + size + [0]
+            + [0x02, 0x02, 0x44, 0x01, 0x00, 0x3B]
+        try Data(bytes).write(to: URL(fileURLWithPath: huge))
+        let line = try expectOneLineFailure(["info", huge], naming: huge)
+        #expect(line.hasSuffix("too many pixels: 20000x20000 is over the limit of 100000000 pixels per frame"))
+    }
+
     @Test func unwritableOutput() throws {
         let dir = try TemporaryDirectory()
         let out = dir.path("no-such-dir/x.pam")
