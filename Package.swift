@@ -22,23 +22,16 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp libwebpdemux libwebpmux",
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
-<<<<<<< HEAD
         // libjpeg behind a setjmp error handler (incremental decoding).
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
-=======
         // libpng's full and progressive readers report errors by longjmp, which Swift cannot catch.
         .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16")]),
->>>>>>> png
 
         // Model and protocols: no C imports.
         .target(name: "WebImageCore", swiftSettings: strict),
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
-<<<<<<< HEAD
-                dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim"],
-=======
-                dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CPNGShim"],
->>>>>>> png
+                dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim"],
                 swiftSettings: strict),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs"], swiftSettings: strict),

@@ -47,7 +47,10 @@ struct APNGStructure: Sendable {
         while let chunk = try chunks.next() {
             switch chunk.type {
             case PNGChunkType.IHDR:
-                guard chunk.offset == PNGSignature.bytes.count else { throw WebImageError.badImageData(.corrupt("second IHDR chunk")) }
+                // Frames get a rebuilt IHDR, so libpng never sees this one's CRC.
+                guard chunk.offset == PNGSignature.bytes.count, chunk.hasValidCRC(in: bytes) else {
+                    throw WebImageError.badImageData(.corrupt("IHDR chunk is repeated or fails its CRC"))
+                }
             case PNGChunkType.acTL where !seenIDAT:
                 guard chunk.length == 8, chunk.hasValidCRC(in: bytes) else {
                     throw WebImageError.badImageData(.corrupt("acTL chunk is malformed or fails its CRC"))
@@ -72,7 +75,10 @@ struct APNGStructure: Sendable {
             case PNGChunkType.IDAT:
                 guard hasAnimationControl else { return nil }
                 seenIDAT = true
-                if currentIsDefaultImage { current?.dataRanges.append(chunk.dataRange) }
+                guard currentIsDefaultImage else { continue }
+                // Re-framed for libpng with a new CRC, so the stored one is checked here.
+                guard chunk.hasValidCRC(in: bytes) else { throw WebImageError.badImageData(.corrupt("IDAT chunk fails its CRC")) }
+                current?.dataRanges.append(chunk.dataRange)
             case PNGChunkType.fdAT:
                 guard hasAnimationControl else { continue }
                 try checkSequence(chunk)

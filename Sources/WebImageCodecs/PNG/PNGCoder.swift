@@ -7,19 +7,23 @@ import WebImageCore
 /// Sources up to 8 bits decode to `.rgba8`, 16-bit sources to `.rgba16`, with the samples as stored (no gamma
 /// conversion). The pixel limit is enforced from the IHDR chunk before libpng allocates anything. Debian's
 /// libpng has no APNG support, so the animation chunks are parsed here and each frame is handed to libpng as
-/// a standalone PNG, then composited onto the canvas.
+/// a standalone PNG, then composited onto the canvas; frame delays of 10 ms or less become 100 ms, as in
+/// SDWebImage. Encoding is lossless, so `quality` and `maxFileSize` do not apply.
 ///
 /// ```swift
 /// let image = try PNGCoder().decode(data, options: .init())
 /// let png = try PNGCoder().encode(image, as: .png, options: .init())
 /// ```
 public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
+    /// A coder; it holds no state, so one instance can serve every thread.
     public init() {}
 
+    /// Whether the bytes start with the PNG signature.
     public func canDecode(_ data: Data) -> Bool {
         data.withUnsafeBytes { PNGSignature.matches($0) }
     }
 
+    /// Decodes a PNG, or every frame of an APNG (only the first with `firstFrameOnly`), composited.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
         return try data.withUnsafeBytes { bytes in
@@ -48,8 +52,10 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
         return options.finish(image, sourceSize: structure.header.size)
     }
 
+    /// True for `.png`.
     public func canEncode(to format: ImageFormat) -> Bool { format == .png }
 
+    /// Writes a PNG, or an APNG when the image has several frames (and `firstFrameOnly` is off).
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard format == .png else {
             throw WebImageError.encodingFailed(format: format, reason: "PNGCoder only writes PNG")
@@ -57,14 +63,17 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
         return try PNGEncoder.encode(image, options: options)
     }
 
+    /// Whether the bytes so far start like a PNG.
     public func canDecodeIncrementally(_ data: Data) -> Bool {
         data.withUnsafeBytes { PNGSignature.matches($0, allowPrefix: true) }
     }
 
+    /// A decoder showing passes (interlaced) or rows (non-interlaced) while the bytes arrive.
     public func makeProgressiveDecoder(options: ImageDecodeOptions) -> any ProgressiveImageDecoder {
         PNGProgressiveDecoder(coder: self, options: options)
     }
 
+    /// Lazy frame access for an APNG (a single frame for a still PNG).
     public func makeAnimatedDecoder(_ data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageDecoder {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
         let structure = try data.withUnsafeBytes { bytes -> APNGStructure? in

@@ -31,14 +31,24 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
     }
 
     func decode(_ data: Data, isFinished: Bool) throws -> Image? {
-        if isFinished { return try finalImage(data) }
+        if isFinished {
+            // A failure here is reported by the one-shot decode the final image then falls back to.
+            if failure == nil { try? feed(data) }
+            return try finalImage(data)
+        }
         if let failure { throw failure }
-        guard data.count > fed else { return nil }
+        try feed(data)
+        return partialImage()
+    }
+
+    /// Hands libpng the bytes it has not seen yet, starting the reader once the header has arrived.
+    private func feed(_ data: Data) throws {
+        guard data.count > fed else { return }
         if reader == nil {
-            guard data.count >= 33 else { return nil }
+            guard data.count >= 33 else { return }
             try data.withUnsafeBytes { try start(PNGHeader.parse($0)) }
         }
-        guard let reader else { return nil }
+        guard let reader else { return }
         let status = data.withUnsafeBytes { bytes in
             let newBytes = UnsafeRawBufferPointer(rebasing: bytes[fed...])
             return cpng_progressive_feed(reader, newBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), newBytes.count)
@@ -50,7 +60,6 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
             failure = error
             throw error
         }
-        return partialImage()
     }
 
     /// Checks the header against the pixel limit and sets up the canvas and the reader.

@@ -74,6 +74,27 @@ import WebImage
         #expect(image.frames.map { PNGTestBytes.fnv1a($0.pixels.bytes) } == expected)
     }
 
+    @Test func sixteenBitAnimationKeepsSixteenBits() throws {
+        // Two frames, both PngSuite's 16-bit RGBA basn6a16 (IDAT, then the same data as fdAT).
+        let still = try Data(contentsOf: PNGSuiteTests.folder.appendingPathComponent("png/basn6a16.png"))
+        let chunks = PNGTestBytes.chunks([UInt8](still))
+        let data = chunks.filter { $0.type == "IDAT" }.flatMap(\.data)
+        let control = { (sequence: UInt32) in
+            PNGTestBytes.be32(sequence) + PNGTestBytes.be32(32) + PNGTestBytes.be32(32) + PNGTestBytes.be32(0)
+                + PNGTestBytes.be32(0) + PNGTestBytes.be16(1) + PNGTestBytes.be16(4) + [0, 0]
+        }
+        let apng = PNGTestBytes.stream([
+            chunks[0], .init(type: "acTL", data: PNGTestBytes.be32(2) + PNGTestBytes.be32(0)),
+            .init(type: "fcTL", data: control(0)), .init(type: "IDAT", data: data),
+            .init(type: "fcTL", data: control(1)), .init(type: "fdAT", data: PNGTestBytes.be32(2) + data),
+            .init(type: "IEND", data: []),
+        ])
+        let image = try PNGCoder().decode(Data(apng), options: .init())
+        let reference = try PNGCoder().decode(still, options: .init())
+        #expect(image.frameCount == 2 && image.pixelFormat == .rgba16 && image.frameDurations == [0.25, 0.25])
+        #expect(image.frames.allSatisfy { $0.pixels == reference.pixels })
+    }
+
     @Test func firstFrameOnly() throws {
         let image = try PNGCoder().decode(Self.animation(), options: .init(firstFrameOnly: true))
         #expect(image.frameCount == 1)
@@ -146,6 +167,19 @@ import WebImage
         let data = try PNGTestBytes.apng(canvas: Self.canvas, frames: Self.frames, plays: 0, sequenceSkip: 2)
         guard case .corrupt = PNGTestBytes.badDataReason({ _ = try PNGCoder().decode(data, options: .init()) }) else {
             Issue.record("a skipped sequence number must be corrupt")
+            return
+        }
+    }
+
+    @Test(arguments: ["IDAT", "fdAT", "IHDR"])
+    func damagedChunkIsCorrupt(type: String) throws {
+        var bytes = [UInt8](try Self.animation())
+        // Flip the last data byte of the first chunk of `type`: its CRC no longer matches.
+        let start = try #require((8..<bytes.count - 4).first { String(decoding: bytes[$0 ..< $0 + 4], as: UTF8.self) == type })
+        let length = Int(PNGTestBytes.bigEndian(bytes, start - 4))
+        bytes[start + 4 + length - 1] ^= 0x01
+        guard case .corrupt = PNGTestBytes.badDataReason({ _ = try PNGCoder().decode(Data(bytes), options: .init()) }) else {
+            Issue.record("a damaged \(type) must be corrupt")
             return
         }
     }

@@ -55,6 +55,21 @@ import WebImage
         #expect(try #require(final).pixels == pixels)
     }
 
+    @Test func finalCallMayBringTheLastBytes() throws {
+        let data = try Data(contentsOf: TestPaths.fixture("png", "interlaced-rgba.png"))
+        let decoder = PNGCoder().makeProgressiveDecoder(options: .init())
+        _ = try decoder.decode(data.prefix(data.count - 3000), isFinished: false)
+        let final = try #require(try decoder.decode(data, isFinished: true))
+        #expect(try !final.isIncremental && final.pixels == PNGCoder().decode(data, options: .init()).pixels)
+    }
+
+    @Test func truncatedDownloadFailsAtTheEnd() throws {
+        let data = try Data(contentsOf: TestPaths.fixture("png", "interlaced-rgba.png")).prefix(30_000)
+        let decoder = PNGCoder().makeProgressiveDecoder(options: .init())
+        #expect(try decoder.decode(data, isFinished: false)?.isIncremental == true)
+        #expect(PNGTestBytes.badDataReason { _ = try decoder.decode(data, isFinished: true) } == .truncated)
+    }
+
     @Test func finalImageHonoursOptions() throws {
         let data = try Data(contentsOf: TestPaths.fixture("png", "interlaced-rgba.png"))
         let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 60, height: 60))
