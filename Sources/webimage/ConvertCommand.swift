@@ -11,16 +11,17 @@ struct ConvertCommand: ParsableCommand {
             an animation; JPEG gets the first frame.
             """)
 
-    @Argument(help: "The image to read.")
+    @Argument(help: ArgumentHelp("The image to read.", valueName: "IN"))
     var input: String
 
-    @Argument(help: "The file to write.")
+    @Argument(help: ArgumentHelp("The file to write.", valueName: "OUT"))
     var output: String
 
-    @Option(help: "Output format: jpeg, png, gif or webp (default: from OUT's extension).")
+    @Option(help: ArgumentHelp("Output format: jpeg, png, gif or webp (default: from OUT's extension).",
+                               valueName: "FORMAT"))
     var format: String?
 
-    @Option(help: "Lossy quality from 0 to 1 (JPEG, lossy WebP). Default 1.")
+    @Option(help: ArgumentHelp("Lossy quality from 0 to 1 (JPEG, lossy WebP). Default 1.", valueName: "Q"))
     var quality: Double?
 
     @Flag(help: "Encode WebP losslessly.")

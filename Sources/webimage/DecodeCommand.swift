@@ -14,7 +14,7 @@ struct DecodeCommand: ParsableCommand {
     @Argument(help: "The image file.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "Output file (.pam, .png, .jpg, .gif or .webp).")
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.pam, .png, .jpg, .gif or .webp).", valueName: "OUT"))
     var output: String
 
     @Option(help: ArgumentHelp("Decode to fit inside this size (keeping the aspect ratio unless --stretch).",
@@ -24,7 +24,7 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "With --thumbnail, stretch to exactly WxH instead of keeping the aspect ratio.")
     var stretch = false
 
-    @Option(help: "The frame to write (0-based).")
+    @Option(help: ArgumentHelp("The frame to write (0-based).", valueName: "N"))
     var frame = 0
 
     @Flag(help: "Turn the pixels upright by the EXIF orientation.")

@@ -58,6 +58,33 @@ import WebImage
         #expect(PAMHeader(try Data(contentsOf: dir.url.appendingPathComponent("l.pam"))) == PAMHeader(width: 64, height: 64))
     }
 
+    /// A 40×20 JPEG tagged EXIF orientation 6: reported by `info`, applied (20×40) only with `--apply-orientation`.
+    @Test func applyOrientationTurnsThePixels() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("rotated.jpg")
+        let plain = try CodersManager.shared.encode(Image(pixels: PixelBuffer(width: 40, height: 20), hasAlpha: false),
+                                                    as: .jpeg, options: ImageEncodeOptions(quality: 0.9))
+        try (Data(plain.prefix(2)) + Self.exifOrientationSegment(6) + plain.dropFirst(2)).write(to: URL(fileURLWithPath: path))
+
+        let info = try CLIRunner.run(["info", path, "--json"])
+        #expect(info.stdout.contains("\"orientation\":6"), "\(info.stdout) \(info.stderr)")
+        #expect(try CLIRunner.run(["decode", path, "-o", dir.path("as-stored.pam")]).status == 0)
+        #expect(try CLIRunner.run(["decode", path, "-o", dir.path("upright.pam"), "--apply-orientation"]).status == 0)
+        #expect(PAMHeader(try Data(contentsOf: dir.url.appendingPathComponent("as-stored.pam"))) == PAMHeader(width: 40, height: 20))
+        #expect(PAMHeader(try Data(contentsOf: dir.url.appendingPathComponent("upright.pam"))) == PAMHeader(width: 20, height: 40))
+    }
+
+    /// An APP1 Exif segment holding only the orientation tag (little-endian TIFF, one IFD entry).
+    static func exifOrientationSegment(_ orientation: UInt8) -> Data {
+        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00,  // "II", 42, IFD at 8
+                             0x01, 0x00,  // one entry
+                             0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, orientation, 0x00, 0x00, 0x00,  // 0x0112 SHORT
+                             0x00, 0x00, 0x00, 0x00]  // no next IFD
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        return Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload)
+    }
+
     @Test func pngOutputDecodesToTheSamePixels() throws {
         let dir = try TemporaryDirectory()
         let result = try CLIRunner.run(["decode", CLITestPaths.rgbaPNG, "-o", dir.path("p.png")])
