@@ -28,6 +28,10 @@ import WebImage
             let file = try #require(step["file"] as? String)
             #expect(FileManager.default.fileExists(atPath: out + "/" + file), "\(file)")
         }
+        // Every still photo showed partial images while its bytes arrived in slices.
+        for step in steps where (step["step"] as? String)?.hasPrefix("photo") == true {
+            #expect((step["progressiveUpdates"] as? Int ?? 0) >= 1, "\(step)")
+        }
     }
 
     @Test func demoFailsNamingTheDirectoryItCannotCreate() throws {

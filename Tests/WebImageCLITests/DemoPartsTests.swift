@@ -89,12 +89,13 @@ import WebImage
         var good = DemoRecord(step: "photo jpeg q0.9", file: "photo-q90.jpg", format: "jpeg")
         good.width = 640; good.height = 480; good.frames = 1; good.bytes = 1234
         good.encodeMs = 12.34; good.decodeMs = 5; good.thumbnailMs = 1.25; good.fidelity = "38.2 dB"; good.ok = true
+        good.progressiveUpdates = 7
         let bad = DemoRecord(step: "animation gif", file: "animation.gif", format: "gif")
         let lines = DemoTable.render([good, bad]).split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("what"))
         #expect(lines[1].split(separator: " ", omittingEmptySubsequences: true) ==
-                ["photo", "jpeg", "q0.9", "jpeg", "640x480", "1", "1234", "12.3", "5.0", "1.3", "ok", "(38.2", "dB)"])
+                ["photo", "jpeg", "q0.9", "jpeg", "640x480", "1", "1234", "12.3", "5.0", "1.3", "7", "ok", "(38.2", "dB)"])
         #expect(lines[2].hasSuffix("FAILED"))
     }
 }

@@ -13,6 +13,8 @@ struct DemoRecord: Codable, Equatable {
     var encodeMs: Double?
     var decodeMs: Double?
     var thumbnailMs: Double?
+    /// Partial images shown while the bytes arrived in slices (nil: no progressive decoder for the format).
+    var progressiveUpdates: Int?
     /// How close the decoded pixels came to the source (`lossless`, `38.2 dB`).
     var fidelity: String?
     var ok: Bool = false

@@ -1,6 +1,7 @@
 import WebImage
 
-/// Encodes one ``DemoCase``, writes the file, decodes it back, checks the result and decodes a thumbnail.
+/// Encodes one ``DemoCase``, writes the file, decodes it back (at once and progressively), checks the result and
+/// decodes a thumbnail.
 enum RoundTripStep {
     /// The record, and the thumbnail's first frame for the contact sheet (nil when the step failed early).
     struct Outcome {
@@ -24,6 +25,7 @@ enum RoundTripStep {
             record.height = decoded.pixelHeight
             record.frames = decoded.frameCount
             record.fidelity = try RoundTripChecks.verify(decoded, bytes: data.count, against: demoCase)
+            record.progressiveUpdates = try ProgressiveCheck.run(data, decoded: decoded)
             let options = ImageDecodeOptions(thumbnailPixelSize: ContactSheet.box)
             let (small, thumbnailMs) = try Stopwatch.time { try CodersManager.shared.decode(data, options: options) }
             record.thumbnailMs = thumbnailMs
