@@ -45,7 +45,8 @@ let package = Package(
                                                  .product(name: "NIOPosix", package: "swift-nio")],
                 swiftSettings: strict),
         .executableTarget(name: "webimage",
-                          dependencies: ["WebImage", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["WebImage", "LoopbackServer", "CTurboJPEG",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
         .executableTarget(name: "webimage-benchmarks",
@@ -53,12 +54,14 @@ let package = Package(
                                          .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport"],
                           path: "Benchmarks/WebImageBenchmarks", swiftSettings: strict),
 
-        // Test helpers shared by test targets and benchmarks: the loopback HTTP server.
-        .target(name: "TestSupport",
+        // An in-process HTTP server on 127.0.0.1: the demo's image server, and the tests' and benchmarks'.
+        .target(name: "LoopbackServer",
                 dependencies: [.product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio")],
-                path: "Tests/Support", swiftSettings: strict),
+                swiftSettings: strict),
+        // Test helpers shared by test targets and benchmarks: re-exports the loopback server.
+        .target(name: "TestSupport", dependencies: ["LoopbackServer"], path: "Tests/Support", swiftSettings: strict),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"], swiftSettings: strict),
         .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"], swiftSettings: strict),
@@ -70,6 +73,6 @@ let package = Package(
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage"],
                     exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage"], swiftSettings: strict),
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "TestSupport"], swiftSettings: strict),
     ]
 )

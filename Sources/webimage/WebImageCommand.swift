@@ -1,14 +1,15 @@
 import ArgumentParser
 import WebImage
 
-/// The `webimage` tool: inspect, decode, convert images and run an offline demo of the pipeline.
+/// The `webimage` tool: fetch, prefetch, inspect, decode and convert images, manage the cache, run the demo.
 ///
 /// Every subcommand reports a failure as one line on stderr (`webimage: FILE: reason`) and exits with status 1;
 /// only malformed command lines get ArgumentParser's usage text.
 @main
-struct WebImageCommand: ParsableCommand {
+struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Fetch, cache, decode, thumbnail and re-encode images (SwiftWebImage).",
-        subcommands: [InfoCommand.self, DecodeCommand.self, ConvertCommand.self, DemoCommand.self])
+        subcommands: [InfoCommand.self, DecodeCommand.self, ConvertCommand.self, DemoCommand.self,
+                      CacheCommand.self])
 }
