@@ -70,5 +70,6 @@ let package = Package(
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage"],
                     exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -7,6 +7,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("gif", GIFBenchmarks.run),
     ("animated-memory", AnimatedMemoryBenchmark.run),
     ("loader", LoaderBenchmarks.run),
+    ("manager", ManagerBenchmarks.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
