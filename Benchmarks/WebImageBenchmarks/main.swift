@@ -1,6 +1,7 @@
 // Side-by-side benchmarks: each suite prints the library beside the raw C library or a peer, measured in
 // the same run. `swift run -c release webimage-benchmarks [suite…]` (all suites when none is named).
 let suites: [(name: String, run: () throws -> Void)] = [
+    ("cache", CacheBenchmarks.run),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

@@ -8,7 +8,7 @@ struct LRUList {
         var key: String
         var image: Image
         var cost: Int
-        /// Monotonic nanoseconds of the last set or hit.
+        /// The logical time of the last set or hit.
         var stamp: UInt64
         var newer = -1
         var older = -1
