@@ -44,9 +44,16 @@ public final class MemoryCache: Sendable {
         func update<T>(_ body: (inout LRUList) -> T) -> T {
             list.withLock { list in
                 let result = body(&list)
-                oldestStamp.store(list.oldestStamp ?? .max, ordering: .relaxed)
+                publishOldest(of: list)
                 return result
             }
+        }
+
+        /// Stores the list's oldest stamp (call under the lock); skips the store when unchanged so hits on
+        /// other entries leave the cache line shared.
+        func publishOldest(of list: borrowing LRUList) {
+            let stamp = list.oldestStamp ?? .max
+            if oldestStamp.load(ordering: .relaxed) != stamp { oldestStamp.store(stamp, ordering: .relaxed) }
         }
     }
 
@@ -68,22 +75,27 @@ public final class MemoryCache: Sendable {
     /// The image for `key`, marking it most recently used; nil on a miss.
     public func image(forKey key: String) -> Image? {
         let stamp = tick()
-        let shard = shard(for: key)
-        let found: (image: Image?, revived: LRUList.WeakEntry?) = shard.update { list in
-            if let image = list.hit(key, stamp: stamp) { return (image, nil) }
-            guard configuration.shouldUseWeakCache, let entry = list.weak[key] else { return (nil, nil) }
-            return entry.image == nil ? (nil, nil) : (nil, entry)
+        let hashed = LRUList.HashedKey(key)
+        let shard = shard(for: hashed)
+        var revivedCost: Int?
+        let image: Image? = shard.list.withLock { list in
+            if let image = list.hit(hashed, stamp: stamp) {
+                shard.publishOldest(of: list)
+                return image
+            }
+            guard configuration.shouldUseWeakCache, let entry = list.weak[key], let image = entry.image else { return nil }
+            revivedCost = entry.cost
+            return image
         }
-        if let image = found.image { return image }
-        guard let revived = found.revived, let image = revived.image else { return nil }
-        setImage(image, forKey: key, cost: revived.cost)
+        if let image, let revivedCost { setImage(image, forKey: key, cost: revivedCost) }
         return image
     }
 
     /// Whether `key` is cached (weakly held images count), without changing its recency.
     public func containsImage(forKey key: String) -> Bool {
-        shard(for: key).list.withLock { list in
-            list.peek(key) != nil || (configuration.shouldUseWeakCache && list.weak[key]?.image != nil)
+        let hashed = LRUList.HashedKey(key)
+        return shard(for: hashed).list.withLock { list in
+            list.peek(hashed) != nil || (configuration.shouldUseWeakCache && list.weak[key]?.image != nil)
         }
     }
 
@@ -93,7 +105,8 @@ public final class MemoryCache: Sendable {
     public func setImage(_ image: Image, forKey key: String, cost: Int? = nil) {
         let entryCost = max(0, cost ?? image.memoryCost)
         let stamp = tick()
-        let change = shard(for: key).update { $0.set(key, image: image, cost: entryCost, stamp: stamp) }
+        let hashed = LRUList.HashedKey(key)
+        let change = shard(for: hashed).update { $0.set(hashed, image: image, cost: entryCost, stamp: stamp) }
         costTotal.wrappingAdd(entryCost - change.replacedCost, ordering: .relaxed)
         if change.isNew { countTotal.wrappingAdd(1, ordering: .relaxed) }
         if isOverLimit { evict() }
@@ -101,9 +114,10 @@ public final class MemoryCache: Sendable {
 
     /// Removes `key` (also from the weak cache).
     public func removeImage(forKey key: String) {
-        let removed = shard(for: key).update { list in
+        let hashed = LRUList.HashedKey(key)
+        let removed = shard(for: hashed).update { list in
             list.weak[key] = nil
-            return list.remove(key)
+            return list.remove(hashed)
         }
         if let removed { settle(removedCost: removed, count: 1) }
     }
@@ -170,18 +184,8 @@ public final class MemoryCache: Sendable {
         countTotal.wrappingSubtract(removedCount, ordering: .relaxed)
     }
 
-    private func shard(for key: String) -> Shard {
-        shards[Self.shardIndex(key)]
-    }
-
-    /// A cheap spread of keys over shards: the length and the last 16 UTF-8 bytes (where URL keys differ).
-    private static func shardIndex(_ key: String) -> Int {
-        let hash = key.utf8.withContiguousStorageIfAvailable { bytes -> UInt in
-            var h = UInt(bitPattern: bytes.count) &* 0x9E37_79B9_7F4A_7C15
-            for byte in bytes.suffix(16) { h = (h ^ UInt(byte)) &* 0x100_0000_01B3 }
-            return h ^ (h >> 29)
-        } ?? UInt(bitPattern: key.hashValue)
-        return Int(hash % UInt(shardCount))
+    private func shard(for key: LRUList.HashedKey) -> Shard {
+        shards[Int(UInt(bitPattern: key.hash) % UInt(Self.shardCount))]
     }
 
     private func tick() -> UInt64 {
