@@ -36,7 +36,11 @@ final class GIFReader {
         return try withExtendedLifetime(source) { try body(GIFReader(handle: handle, source: source)) }
     }
 
-    /// Moves to a record found by an earlier walk over the same bytes (``GIFFrameHeader/recordOffset``).
+    /// Offset of the next byte giflib will read: after a frame's pixels, where the following records start.
+    var position: Int { source.position }
+
+    /// Moves to a record boundary found by an earlier walk over the same bytes (a ``GIFFrameHeader/recordOffset``
+    /// or a ``position`` after a frame).
     func seek(toRecordAt offset: Int) {
         source.position = offset
         pendingControl = nil

@@ -50,6 +50,27 @@ import WebImageCore
         #expect(finished.pixels == final.pixels)
     }
 
+    @Test func framesAppearAsTheyArrive() throws {
+        let data = try GIFTestSupport.corpus("samples", "moon_impact.gif")
+        let final = try GIFCoder().decode(data, options: .init())
+        let decoder = GIFCoder().makeProgressiveDecoder(options: .init())
+        var frameCounts: [Int] = []
+        // The last prefix lacks only the trailer byte, so every frame is complete.
+        for length in Array(stride(from: 500, to: data.count - 1, by: 3000)) + [data.count - 1] {
+            guard let partial = try decoder.decode(data.prefix(length), isFinished: false) else { continue }
+            #expect(partial.isIncremental)
+            guard partial.frameCount > 1 else { continue }
+            // Complete frames only: each equals the final image's frame, with its duration.
+            #expect(partial.frames == Array(final.frames.prefix(partial.frameCount)))
+            #expect(partial.loopCount == 10)
+            frameCounts.append(partial.frameCount)
+        }
+        #expect(frameCounts == frameCounts.sorted() && Set(frameCounts).count == frameCounts.count)
+        #expect(frameCounts.count >= 8)
+        #expect(frameCounts.last == 14)
+        #expect(try decoder.decode(data, isFinished: true)?.frames == final.frames)
+    }
+
     @Test func headerOnlyPrefixesGiveNothingAndGarbageThrows() throws {
         let data = try Self.opaqueGIF(interlaced: false)
         let decoder = GIFCoder().makeProgressiveDecoder(options: .init())
