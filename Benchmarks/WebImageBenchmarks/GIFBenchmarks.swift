@@ -17,8 +17,8 @@ enum GIFBenchmarks {
                 print("\(name): raw giflib decode failed")
                 continue
             }
-            let ours = try Measure.best(repeats: 3) { _ = try coder.decode(data, options: .init()) }
-            let theirs = Measure.best(repeats: 3) { _ = RawGIF.decode(data) }
+            let ours = try Measure.best(repeats: 5) { _ = try coder.decode(data, options: .init()) }
+            let theirs = Measure.best(repeats: 5) { _ = RawGIF.decode(data) }
             Measure.row("decode \(name) (\(image.frameCount) frames)", ours: megapixels / ours,
                         theirs: megapixels / theirs, unit: "MP/s", higherIsBetter: true)
         }

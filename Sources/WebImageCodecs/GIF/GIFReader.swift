@@ -10,6 +10,8 @@ final class GIFReader {
     private let handle: UnsafeMutablePointer<GifFileType>
     private let source: GIFByteSource
     private var pendingControl: GraphicsControlBlock?
+    /// The global colour table, built once for all frames that use it.
+    private lazy var globalPalette: GIFPalette = handle.pointee.SColorMap.map { GIFPalette(colorMap: $0) } ?? .black
 
     /// The logical screen every frame is composited onto.
     let screen: PixelSize
@@ -112,7 +114,7 @@ final class GIFReader {
         let image = handle.pointee.Image
         let control = pendingControl
         pendingControl = nil
-        let palette = (image.ColorMap ?? handle.pointee.SColorMap).map { GIFPalette(colorMap: $0) } ?? .black
+        let palette = image.ColorMap.map { GIFPalette(colorMap: $0) } ?? globalPalette
         let transparent = control.map { Int($0.TransparentColor) } ?? Int(NO_TRANSPARENT_COLOR)
         return GIFFrameHeader(
             left: Int(image.Left), top: Int(image.Top), width: Int(image.Width), height: Int(image.Height),
