@@ -71,6 +71,18 @@ import WebImageCore
         #expect(try decoder.decode(data, isFinished: true)?.frames == final.frames)
     }
 
+    @Test func partialImagesHonourThumbnailOptions() throws {
+        let data = try Self.opaqueGIF(interlaced: false)
+        let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 10, height: 10))
+        let decoder = GIFCoder().makeProgressiveDecoder(options: options)
+        // giflib decodes whole 255-byte sub-blocks: at three quarters, some rows are ready.
+        let partial = try #require(try decoder.decode(data.prefix(data.count * 3 / 4), isFinished: false))
+        #expect(partial.pixelSize == PixelSize(width: 10, height: 10))
+        #expect(partial.isIncremental && partial.isThumbnail)
+        let final = try #require(try decoder.decode(data, isFinished: true))
+        #expect(final.pixels == (try GIFCoder().decode(data, options: options)).pixels)
+    }
+
     @Test func headerOnlyPrefixesGiveNothingAndGarbageThrows() throws {
         let data = try Self.opaqueGIF(interlaced: false)
         let decoder = GIFCoder().makeProgressiveDecoder(options: .init())
