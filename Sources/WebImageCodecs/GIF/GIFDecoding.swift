@@ -54,7 +54,7 @@ struct GIFAlphaTracker {
     private var count = 0
     private var transparentIndex = false
     private var firstFrameCoversScreen = false
-    /// Index of the last frame that disposes to background.
+    /// Index of the last frame that leaves its area transparent for the next one.
     private var lastClearingFrame: Int?
 
     init(screen: PixelSize) {

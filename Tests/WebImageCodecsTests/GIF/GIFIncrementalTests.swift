@@ -127,6 +127,18 @@ import WebImageCore
         #expect(GIFTestSupport.badDataReason { _ = try decoder.frame(at: 12) } == .frameOutOfRange(index: 12, count: 12))
     }
 
+    /// Our encoder clears the screen after each transparent frame, so every frame is a restart point.
+    @Test func randomAccessOverEncodedTransparentAnimation() throws {
+        let frames = (0..<6).map { (i: Int) -> ImageFrame in
+            let level = UInt8(i * 40), lastAlpha: UInt8 = i % 2 == 0 ? 255 : 0
+            let quads: [[UInt8]] = [[level, 0, 0, 255], [0, 0, 0, 0], [0, lastAlpha == 0 ? 0 : level, 0, lastAlpha]]
+            return ImageFrame(pixels: GIFTestSupport.buffer(width: 3, height: 1, quads), duration: 0.1)
+        }
+        let data = try GIFCoder().encode(Image(frames: frames), as: .gif, options: .init())
+        let decoder = try GIFCoder().makeAnimatedDecoder(data, options: .init())
+        for index in [5, 2, 4, 0, 3, 1] { #expect(try decoder.frame(at: index) == frames[index].pixels, "frame \(index)") }
+    }
+
     @Test func animatedDecoderIsSafeAcrossThreads() async throws {
         let data = try GIFTestSupport.corpus("samples", "moon_impact.gif")
         let decoder = try GIFCoder().makeAnimatedDecoder(data, options: .init())
