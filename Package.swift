@@ -23,12 +23,16 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp libwebpdemux libwebpmux",
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // libjpeg behind a setjmp error handler (incremental decoding).
+        .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
+        // libpng's full and progressive readers report errors by longjmp, which Swift cannot catch.
+        .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16")]),
 
         // Model and protocols: no C imports.
         .target(name: "WebImageCore", swiftSettings: strict),
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
-                dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF"],
+                dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim"],
                 swiftSettings: strict),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs",
@@ -43,11 +47,15 @@ let package = Package(
                           path: "Benchmarks/WebImageBenchmarks", swiftSettings: strict),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"], swiftSettings: strict),
-        .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage"], swiftSettings: strict),
+        .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter"],
+                    swiftSettings: strict),
         // Child process for the cache crash test: writes entries until it is killed.
         .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImage"],
                           path: "Tests/CacheCrashWriter", swiftSettings: strict),
+        .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"], swiftSettings: strict),
+        .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"], swiftSettings: strict),
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage"],
                     exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage"], swiftSettings: strict),
     ]
 )

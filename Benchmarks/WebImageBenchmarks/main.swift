@@ -1,11 +1,21 @@
 // Side-by-side benchmarks: each suite prints the library beside the raw C library or a peer, measured in
 // the same run. `swift run -c release webimage-benchmarks [suite…]` (all suites when none is named).
 let suites: [(name: String, run: () throws -> Void)] = [
+    ("jpeg", JPEGBenchmarks.run),
+    ("png", PNGBenchmarks.run),
+    ("webp", WebPBenchmarks.run),
+    ("gif", GIFBenchmarks.run),
+    ("animated-memory", AnimatedMemoryBenchmark.run),
     ("cache", CacheBenchmarks.run),
 ]
 
-let wanted = Set(CommandLine.arguments.dropFirst())
-for suite in suites where wanted.isEmpty || wanted.contains(suite.name) {
-    print("== \(suite.name)")
-    try suite.run()
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--child", arguments.count == 3 {
+    try AnimatedMemoryBenchmark.runChild(mode: arguments[1], path: arguments[2])
+} else {
+    let wanted = Set(arguments)
+    for suite in suites where wanted.isEmpty || wanted.contains(suite.name) {
+        print("== \(suite.name)")
+        try suite.run()
+    }
 }

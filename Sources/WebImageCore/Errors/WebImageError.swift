@@ -29,6 +29,8 @@ public enum WebImageError: Error, Sendable, CustomStringConvertible, LocalizedEr
     case encodingFailed(format: ImageFormat, reason: String)
     /// 1101: the cache could not store or read an entry (directory missing, unwritable, full).
     case cacheFailure(path: String, reason: String)
+    /// 1102: an option or parameter has a value that cannot work (an unknown option name, a negative size…).
+    case invalidOption(String)
     /// 2100: the transport failed (timeout, refused or reset connection, TLS…); ``TransportFailure`` says which.
     case transport(TransportFailure)
     /// 2101: the response body grew past the configured limit; the download was stopped.
@@ -48,6 +50,7 @@ public enum WebImageError: Error, Sendable, CustomStringConvertible, LocalizedEr
         case .invalidDownloadContentType: 2004
         case .encodingFailed: 1100
         case .cacheFailure: 1101
+        case .invalidOption: 1102
         case .transport: 2100
         case .responseTooLarge: 2101
         }
@@ -66,6 +69,7 @@ public enum WebImageError: Error, Sendable, CustomStringConvertible, LocalizedEr
         case .invalidDownloadContentType(let type): "content type \(type ?? "(none)") is not acceptable"
         case .encodingFailed(let format, let reason): "cannot encode \(format.rawValue): \(reason)"
         case .cacheFailure(let path, let reason): "cache failure at \(path): \(reason)"
+        case .invalidOption(let why): "invalid option: \(why)"
         case .transport(let failure): failure.description
         case .responseTooLarge(let limit): "response larger than the \(limit)-byte limit; download stopped"
         }

@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+import WebImageCore
+
+/// Frame-by-frame access to a GIF: parsed once up front (headers and control blocks only, no pixels),
+/// each frame decoded and composited when asked for.
+///
+/// The last composited canvas is kept, so playing in order costs one frame decode per frame; going back
+/// replays from the nearest earlier key frame (one that covers the screen opaquely, or follows a frame that
+/// cleared the whole screen), else from frame 0.
+final class GIFAnimatedDecoder: AnimatedImageDecoder {
+    let format = ImageFormat.gif
+    let pixelSize: PixelSize
+    let loopCount: Int
+    let hasAlpha: Bool
+    private let data: Data
+    private let screen: PixelSize
+    private let headers: [GIFFrameHeader]
+    /// Frames replay can start from (see ``GIFFrameHeader/isKeyFrame(after:screen:)``).
+    private let isKeyFrame: [Bool]
+    private let playback: Mutex<GIFPlayback>
+
+    var frameCount: Int { headers.count }
+
+    init(data: Data, options: ImageDecodeOptions) throws {
+        guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
+        let (screen, headers, loopCount) = try data.withUnsafeBytes { raw in
+            try GIFReader.read(raw) { reader in
+                try options.checkPixelCount(width: reader.screen.width, height: reader.screen.height)
+                var headers: [GIFFrameHeader] = []
+                try reader.forEachFrame { header in
+                    try GIFDecoding.checkFrameSize(header, options: options)
+                    try reader.skipPixels()
+                    headers.append(header)
+                    return !options.firstFrameOnly
+                }
+                return (reader.screen, headers, reader.loopCount ?? 1)
+            }
+        }
+        var alpha = GIFAlphaTracker(screen: screen)
+        headers.forEach { alpha.add($0) }
+        self.data = data
+        self.screen = screen
+        self.headers = headers
+        isKeyFrame = headers.indices.map { headers[$0].isKeyFrame(after: $0 > 0 ? headers[$0 - 1] : nil, screen: screen) }
+        self.loopCount = loopCount
+        hasAlpha = alpha.hasAlpha(frameCount: headers.count)
+        pixelSize = options.targetSize(forSource: screen, frameCount: headers.count) ?? screen
+        playback = Mutex(GIFPlayback(canvas: GIFCanvas(size: screen)))
+    }
+
+    func frameDuration(at index: Int) -> Double {
+        guard headers.count > 1, headers.indices.contains(index) else { return 0 }
+        return headers[index].duration
+    }
+
+    func frame(at index: Int) throws -> PixelBuffer {
+        guard headers.indices.contains(index) else {
+            throw WebImageError.badImageData(.frameOutOfRange(index: index, count: headers.count))
+        }
+        let pixels = try playback.withLock { state in try composite(upTo: index, state: &state) }
+        return pixels.size == pixelSize ? pixels : Resampler.resample(pixels, to: pixelSize)
+    }
+
+    private func composite(upTo index: Int, state: inout GIFPlayback) throws -> PixelBuffer {
+        var next: Int
+        if let drawn = state.drawnIndex, drawn <= index {
+            next = drawn + 1
+        } else {
+            next = isKeyFrame[...index].lastIndex { $0 } ?? 0
+            state.canvas.reset()
+        }
+        state.drawnIndex = nil
+        while next <= index {
+            try draw(headers[next], state: &state)
+            next += 1
+        }
+        state.drawnIndex = index
+        return state.canvas.pixels
+    }
+
+    /// Re-reads one frame's pixels by jumping giflib straight to its record, then paints it.
+    private func draw(_ header: GIFFrameHeader, state: inout GIFPlayback) throws {
+        let count = header.width * header.height
+        if state.indices.count < count { state.indices = [UInt8](repeating: 0, count: count) }
+        try data.withUnsafeBytes { raw in
+            try GIFReader.read(raw) { reader in
+                reader.seek(toRecordAt: header.recordOffset)
+                guard try reader.nextFrame() != nil else {
+                    throw WebImageError.badImageData(.corrupt("GIF frame record not found"))
+                }
+                try state.indices.withUnsafeMutableBufferPointer { try reader.readPixels(of: header, into: $0) }
+            }
+        }
+        let indices = state.indices
+        indices.withUnsafeBufferPointer {
+            state.canvas.draw(header, indices: UnsafeBufferPointer(rebasing: $0[..<count]), fileRows: header.height)
+        }
+    }
+}
+
+/// The mutable half of ``GIFAnimatedDecoder``: the canvas and which frame it shows.
+struct GIFPlayback {
+    var canvas: GIFCanvas
+    /// The frame the canvas holds, nil when it must be rebuilt (never drawn, or a frame failed midway).
+    var drawnIndex: Int?
+    /// Reused palette-index buffer.
+    var indices: [UInt8] = []
+}

@@ -1,0 +1,75 @@
+import Foundation
+import WebImageCore
+
+/// One-shot GIF decoding: every frame (or the first) composited onto the logical screen.
+enum GIFDecoding {
+    /// Decodes `data` as ``GIFCoder/decode(_:options:)`` describes.
+    static func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
+        let (image, screen) = try data.withUnsafeBytes { raw in
+            try GIFReader.read(raw) { reader in try decodeFrames(reader, options: options) }
+        }
+        return options.finish(image, sourceSize: screen)
+    }
+
+    private static func decodeFrames(_ reader: GIFReader, options: ImageDecodeOptions) throws -> (Image, PixelSize) {
+        let screen = reader.screen
+        try options.checkPixelCount(width: screen.width, height: screen.height)
+        var canvas = GIFCanvas(size: screen)
+        var frames: [ImageFrame] = []
+        var alpha = GIFAlphaTracker(screen: screen)
+        var indices: [UInt8] = []
+        try reader.forEachFrame { header in
+            try checkFrameSize(header, options: options)
+            // One index buffer for all frames; readPixels fills every row it reports, so no clearing.
+            let count = header.width * header.height
+            if indices.count < count { indices = [UInt8](repeating: 0, count: count) }
+            try indices.withUnsafeMutableBufferPointer { try reader.readPixels(of: header, into: $0) }
+            indices.withUnsafeBufferPointer {
+                canvas.draw(header, indices: UnsafeBufferPointer(rebasing: $0[..<count]), fileRows: header.height)
+            }
+            alpha.add(header)
+            frames.append(ImageFrame(pixels: canvas.pixels, duration: header.duration))
+            return !options.firstFrameOnly
+        }
+        if frames.count == 1 { frames[0].duration = 0 }
+        let image = Image(frames: frames, loopCount: reader.loopCount ?? 1, format: .gif,
+                          hasAlpha: alpha.hasAlpha(frameCount: frames.count))
+        return (image, screen)
+    }
+
+    /// Rejects a frame whose index buffer would be over the pixel limit (its rectangle may exceed the screen).
+    static func checkFrameSize(_ header: GIFFrameHeader, options: ImageDecodeOptions) throws {
+        guard header.width > 0, header.height > 0 else { return }
+        try options.checkPixelCount(width: header.width, height: header.height)
+    }
+}
+
+/// Works out whether a GIF can show transparency without scanning pixels.
+///
+/// True when a frame has a transparent index, the first frame leaves part of the screen uncovered, or a
+/// frame before the last clears its area to transparent (disposal to background, or undoing the first frame).
+struct GIFAlphaTracker {
+    let screen: PixelSize
+    private var count = 0
+    private var transparentIndex = false
+    private var firstFrameCoversScreen = false
+    /// Index of the last frame that leaves its area transparent for the next one.
+    private var lastClearingFrame: Int?
+
+    init(screen: PixelSize) {
+        self.screen = screen
+    }
+
+    mutating func add(_ header: GIFFrameHeader) {
+        if count == 0 { firstFrameCoversScreen = ClipArea(frame: header, screen: screen).covers(screen) }
+        if header.transparentIndex != nil { transparentIndex = true }
+        // Clearing the area, or undoing the first frame, leaves transparent pixels for the next frame.
+        if header.disposal == .background || (header.disposal == .previous && count == 0) { lastClearingFrame = count }
+        count += 1
+    }
+
+    func hasAlpha(frameCount: Int) -> Bool {
+        transparentIndex || !firstFrameCoversScreen || (lastClearingFrame.map { $0 < frameCount - 1 } ?? false)
+    }
+}

@@ -1,0 +1,55 @@
+import CJPEGShim
+import CTurboJPEG
+import Foundation
+import WebImageCore
+
+/// One-shot decoding with TurboJPEG straight into the image's own pixel storage.
+enum JPEGDecoding {
+    /// Decodes complete JPEG bytes at the size `options` ask for, DCT-scaled where that helps.
+    static func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
+        let handle = try TurboJPEGHandle(forDecoding: true)
+        return try data.withUnsafeBytes { raw in
+            try decode(raw, handle: handle, options: options)
+        }
+    }
+
+    private static func decode(_ raw: UnsafeRawBufferPointer, handle: TurboJPEGHandle,
+                               options: ImageDecodeOptions) throws -> Image {
+        guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            throw WebImageError.badImageData(.empty)
+        }
+        let size = UInt(raw.count)
+        let markers = JPEGMarkers(scanning: raw)
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let headerStatus = tjDecompressHeader3(handle.raw, base, size, &width, &height, &subsampling, &colorspace)
+        // A header that only warned (stray bytes between markers) is still usable; one without a frame
+        // size is not, whatever the status says.
+        if width <= 0 || height <= 0 || (headerStatus != 0 && !JPEGErrors.isWarning(handle.message)) {
+            throw markers.endsBeforeScan ? WebImageError.badImageData(.truncated) : JPEGErrors.corrupt(handle.message)
+        }
+        let source = PixelSize(width: Int(width), height: Int(height))
+        try options.checkPixelCount(width: source.width, height: source.height)
+
+        let scaling = JPEGScaling(source: source, target: options.targetSize(forSource: source))
+        let output = scaling.scaledSize(source)
+        let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
+        let pixels = try PixelBuffer(width: output.width, height: output.height) { out in
+            guard let destination = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            let status = tjDecompress2(handle.raw, base, size, destination, Int32(output.width), 0,
+                                       Int32(output.height), Int32(format.rawValue), TJFLAG_LIMITSCANS)
+            if status != 0 {
+                let message = handle.message
+                if JPEGErrors.isTruncation(message) || (markers.endsBeforeScan && !JPEGErrors.isWarning(message)) {
+                    throw WebImageError.badImageData(.truncated)
+                }
+                // Other warnings (e.g. extraneous bytes before a marker) leave a complete image.
+                if !JPEGErrors.isWarning(message) { throw JPEGErrors.corrupt(message) }
+            }
+            if isCMYK { wi_jpeg_cmyk_to_rgba(destination, output.width * output.height, markers.hasAdobeMarker ? 1 : 0) }
+        }
+        let image = Image(pixels: pixels, orientation: markers.orientation, format: .jpeg, hasAlpha: false)
+        return options.finish(image, sourceSize: source)
+    }
+}

@@ -1,0 +1,89 @@
+import CTurboJPEG
+import Foundation
+import WebImageCore
+
+/// Encoding with TurboJPEG: 4:2:0 chroma, transparency flattened onto a background colour, the EXIF
+/// orientation kept in an APP1 segment.
+enum JPEGEncoding {
+    /// Encodes the first frame as SDWebImage does: quality × 100, shrunk to `maxPixelSize`, and with
+    /// `maxFileSize` the highest quality whose output fits (else the smallest output).
+    static func encode(_ image: Image, options: ImageEncodeOptions) throws -> Data {
+        var pixels = image.pixels.converted(to: .rgba8)
+        if let limit = options.maxPixelSize, limit.width > 0, limit.height > 0 {
+            let size = ImageGeometry.thumbnailSize(source: pixels.size, requested: limit, preserveAspectRatio: true)
+            pixels = Resampler.resample(pixels, to: size)
+        }
+        if image.hasAlpha { pixels = flatten(pixels, onto: options.backgroundColor ?? .white) }
+        let handle = try TurboJPEGHandle(forDecoding: false)
+        let quality = max(1, min(100, Int((options.quality * 100).rounded())))
+        var jpeg: Data
+        if let maxFileSize = options.maxFileSize {
+            jpeg = try largestFitting(maxFileSize, upTo: quality, pixels, handle)
+        } else {
+            jpeg = try compress(pixels, quality: quality, handle)
+        }
+        if image.orientation != .up {
+            // After SOI and the JFIF APP0 segment, which has to come first.
+            var at = 2
+            if jpeg.count > 6 && jpeg[2] == 0xFF && jpeg[3] == 0xE0 { at = 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5])) }
+            jpeg.insert(contentsOf: EXIFOrientation.app1Segment(for: image.orientation), at: min(at, jpeg.count))
+        }
+        return jpeg
+    }
+
+    /// Binary search over qualities 1…`upTo` for the largest whose output is at most `limit` bytes.
+    private static func largestFitting(_ limit: Int, upTo highest: Int, _ pixels: PixelBuffer,
+                                       _ handle: TurboJPEGHandle) throws -> Data {
+        var low = 1, high = highest
+        var best: Data?
+        var smallest: Data?
+        while low <= high {
+            let quality = (low + high) / 2
+            let candidate = try compress(pixels, quality: quality, handle)
+            if candidate.count <= limit {
+                best = candidate
+                low = quality + 1
+            } else {
+                if smallest.map({ candidate.count < $0.count }) ?? true { smallest = candidate }
+                high = quality - 1
+            }
+        }
+        if let best { return best }
+        // Nothing fits: quality 1 gives the smallest output, and the search has just tried it.
+        return try smallest ?? compress(pixels, quality: 1, handle)
+    }
+
+    private static func compress(_ pixels: PixelBuffer, quality: Int, _ handle: TurboJPEGHandle) throws -> Data {
+        var output: UnsafeMutablePointer<UInt8>?
+        var length: UInt = 0
+        defer { tjFree(output) }
+        let status = pixels.withUnsafeBytes { raw in
+            tjCompress2(handle.raw, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(pixels.width), 0,
+                        Int32(pixels.height), Int32(TJPF_RGBA.rawValue), &output, &length,
+                        Int32(TJSAMP_420.rawValue), Int32(quality), 0)
+        }
+        guard status == 0, let output else {
+            throw WebImageError.encodingFailed(format: .jpeg, reason: handle.message)
+        }
+        return Data(bytes: output, count: Int(length))
+    }
+
+    /// Composites straight-alpha pixels over an opaque `background` (JPEG has no alpha).
+    private static func flatten(_ pixels: PixelBuffer, onto background: RGBAColor) -> PixelBuffer {
+        let back = [UInt32(background.red), UInt32(background.green), UInt32(background.blue)]
+        return PixelBuffer(width: pixels.width, height: pixels.height) { out in
+            pixels.withUnsafeBytes { source in
+                var i = 0
+                while i < source.count {
+                    let alpha = UInt32(source[i + 3])
+                    for channel in 0..<3 {
+                        let value = UInt32(source[i + channel]) * alpha + back[channel] * (255 - alpha)
+                        out[i + channel] = UInt8((value + 127) / 255)
+                    }
+                    out[i + 3] = 255
+                    i += 4
+                }
+            }
+        }
+    }
+}

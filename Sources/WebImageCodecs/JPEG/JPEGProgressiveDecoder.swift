@@ -1,0 +1,121 @@
+import CJPEGShim
+import Foundation
+import WebImageCore
+
+/// Decodes one JPEG download as it arrives, keeping libjpeg's state between calls (bytes already decoded
+/// are never decoded again).
+///
+/// Progressive JPEGs yield a whole, sharper image for each newly completed scan. Baseline JPEGs yield the
+/// rows decoded so far; rows not yet reached are transparent (so such partial images have `hasAlpha` true).
+/// With `isFinished` the result is the final image, pixel-identical to ``JPEGCoder/decode(_:options:)`` on
+/// the same bytes: both decode at the same DCT scale with TurboJPEG's IDCT and upsampling.
+final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
+    private enum Stage {
+        case header
+        case starting(source: PixelSize, scaling: JPEGScaling, markers: JPEGMarkers)
+        case decoding(source: PixelSize, markers: JPEGMarkers)
+        case finished(Image)
+        case failed(WebImageError)
+    }
+
+    private let options: ImageDecodeOptions
+    private let decoder: OpaquePointer?
+    private var stage = Stage.header
+    /// The output raster libjpeg writes into; partial images share it copy-on-write.
+    private var canvas: PixelBuffer?
+
+    init(options: ImageDecodeOptions) {
+        self.options = options
+        decoder = wi_jpeg_incremental_create()
+    }
+
+    deinit { wi_jpeg_incremental_destroy(decoder) }
+
+    func decode(_ data: Data, isFinished: Bool) throws -> Image? {
+        switch stage {
+        case .finished(let image): return image
+        case .failed(let error): throw error
+        default: break
+        }
+        do {
+            guard let decoder else { throw JPEGErrors.corrupt("libjpeg could not create a decoder") }
+            return try data.withUnsafeBytes { raw in
+                wi_jpeg_incremental_set_input(decoder, raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                              raw.count, isFinished ? 1 : 0)
+                return try step(decoder, raw, isFinished: isFinished)
+            }
+        } catch let error as WebImageError {
+            stage = .failed(error)
+            throw error
+        }
+    }
+
+    /// Advances through the stages as far as the bytes allow; returns the newest image, if any.
+    private func step(_ decoder: OpaquePointer, _ raw: UnsafeRawBufferPointer, isFinished: Bool) throws -> Image? {
+        if case .header = stage {
+            var header = WIJPEGHeader()
+            guard try check(wi_jpeg_incremental_read_header(decoder, &header), decoder, isFinished) else { return nil }
+            let source = PixelSize(width: Int(header.width), height: Int(header.height))
+            try options.checkPixelCount(width: source.width, height: source.height)
+            stage = .starting(source: source, scaling: JPEGScaling(source: source, target: options.targetSize(forSource: source)),
+                              markers: JPEGMarkers(scanning: raw))
+        }
+        if case .starting(let source, let scaling, let markers) = stage {
+            var width: Int32 = 0, height: Int32 = 0
+            let status = wi_jpeg_incremental_start(decoder, Int32(scaling.numerator), Int32(scaling.denominator),
+                                                   markers.hasAdobeMarker ? 1 : 0, &width, &height)
+            guard try check(status, decoder, isFinished) else { return nil }
+            canvas = PixelBuffer(width: Int(width), height: Int(height))
+            stage = .decoding(source: source, markers: markers)
+        }
+        guard case .decoding(let source, let markers) = stage, var pixels = canvas else { return nil }
+        canvas = nil  // keep the raster uniquely referenced while libjpeg writes into it
+        var rows: Int32 = 0
+        var status = WI_JPEG_NEED_MORE
+        // A final buffer is decoded to the end in this call: libjpeg needs at most a couple of steps once
+        // every byte is there (finish the open pass, then the final one); the bound only guards against a loop.
+        var steps = 0
+        repeat {
+            status = pixels.withUnsafeMutableBytes { out in
+                wi_jpeg_incremental_advance(decoder, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &rows)
+            }
+            steps += 1
+        } while isFinished && status == WI_JPEG_PROGRESS && steps < 8
+        canvas = pixels
+        if isFinished && status == WI_JPEG_PROGRESS { throw JPEGErrors.corrupt("libjpeg did not reach the end of the image") }
+        switch status {
+        case WI_JPEG_DONE:
+            if wi_jpeg_incremental_truncated(decoder) != 0 { throw WebImageError.badImageData(.truncated) }
+            let image = options.finish(Image(pixels: pixels, orientation: markers.orientation, format: .jpeg,
+                                             hasAlpha: false), sourceSize: source)
+            stage = .finished(image)
+            canvas = nil
+            return image
+        case WI_JPEG_PROGRESS:
+            let partial = Image(frames: [ImageFrame(pixels: pixels)], orientation: markers.orientation, format: .jpeg,
+                                hasAlpha: Int(rows) < pixels.height, isIncremental: true)
+            return options.finish(partial, sourceSize: source)
+        default:
+            _ = try check(status, decoder, isFinished)
+            return nil
+        }
+    }
+
+    /// True when the step succeeded, false when it needs more bytes; throws when it failed or when a
+    /// finished buffer still needs more (the file is cut short).
+    private func check(_ status: WIJPEGStatus, _ decoder: OpaquePointer, _ isFinished: Bool) throws -> Bool {
+        switch status {
+        case WI_JPEG_PROGRESS, WI_JPEG_DONE:
+            return true
+        case WI_JPEG_NEED_MORE:
+            if isFinished { throw WebImageError.badImageData(.truncated) }
+            return false
+        default:
+            let message = String(cString: wi_jpeg_incremental_message(decoder))
+            if wi_jpeg_incremental_truncated(decoder) != 0 || JPEGErrors.isTruncation(message) {
+                throw WebImageError.badImageData(.truncated)
+            }
+            throw JPEGErrors.corrupt(message)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import WebImageCore
+
+/// PNG and animated PNG (APNG) over libpng: every colour type and bit depth, interlacing, tRNS and palettes;
+/// progressive display while downloading; lazy frame access; encoding of stills and animations.
+///
+/// Sources up to 8 bits decode to `.rgba8`, 16-bit sources to `.rgba16`, with the samples as stored (no gamma
+/// conversion). The pixel limit is enforced from the IHDR chunk before libpng allocates anything. Debian's
+/// libpng has no APNG support, so the animation chunks are parsed here and each frame is handed to libpng as
+/// a standalone PNG, then composited onto the canvas; frame delays of 10 ms or less become 100 ms, as in
+/// SDWebImage. Encoding is lossless, so `quality` and `maxFileSize` do not apply.
+///
+/// ```swift
+/// let image = try PNGCoder().decode(data, options: .init())
+/// let png = try PNGCoder().encode(image, as: .png, options: .init())
+/// ```
+public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
+    /// A coder; it holds no state, so one instance can serve every thread.
+    public init() {}
+
+    /// Whether the bytes start with the PNG signature.
+    public func canDecode(_ data: Data) -> Bool {
+        data.withUnsafeBytes { PNGSignature.matches($0) }
+    }
+
+    /// Decodes a PNG, or every frame of an APNG (only the first with `firstFrameOnly`), composited.
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
+        return try data.withUnsafeBytes { bytes in
+            let header = try PNGHeader.parse(bytes)
+            try options.checkPixelCount(width: header.width, height: header.height)
+            if PNGHeader.isAnimated(bytes), let structure = try APNGStructure.parse(bytes, header: header) {
+                return try Self.decodeAnimation(bytes, structure: structure, options: options)
+            }
+            let result = try PNGRasterDecoder.decode(bytes, expected: header)
+            let image = Image(frames: [ImageFrame(pixels: result.pixels)], format: .png, hasAlpha: result.hasAlpha)
+            return options.finish(image, sourceSize: header.size)
+        }
+    }
+
+    /// Every frame (or only the first, per the options) composited, with durations and the loop count.
+    private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, structure: APNGStructure,
+                                        options: ImageDecodeOptions) throws -> Image {
+        var player = APNGPlayer(structure: structure)
+        let count = options.firstFrameOnly ? 1 : structure.frames.count
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(count)
+        for frame in structure.frames.prefix(count) {
+            frames.append(ImageFrame(pixels: try player.renderNext(in: bytes), duration: frame.control.duration))
+        }
+        let image = Image(frames: frames, loopCount: structure.loopCount, format: .png, hasAlpha: structure.hasAlpha)
+        return options.finish(image, sourceSize: structure.header.size)
+    }
+
+    /// True for `.png`.
+    public func canEncode(to format: ImageFormat) -> Bool { format == .png }
+
+    /// Writes a PNG, or an APNG when the image has several frames (and `firstFrameOnly` is off).
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        guard format == .png else {
+            throw WebImageError.encodingFailed(format: format, reason: "PNGCoder only writes PNG")
+        }
+        return try PNGEncoder.encode(image, options: options)
+    }
+
+    /// Whether the bytes so far start like a PNG.
+    public func canDecodeIncrementally(_ data: Data) -> Bool {
+        data.withUnsafeBytes { PNGSignature.matches($0, allowPrefix: true) }
+    }
+
+    /// A decoder showing passes (interlaced) or rows (non-interlaced) while the bytes arrive.
+    public func makeProgressiveDecoder(options: ImageDecodeOptions) -> any ProgressiveImageDecoder {
+        PNGProgressiveDecoder(coder: self, options: options)
+    }
+
+    /// Lazy frame access for an APNG (a single frame for a still PNG).
+    public func makeAnimatedDecoder(_ data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageDecoder {
+        guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
+        let structure = try data.withUnsafeBytes { bytes -> APNGStructure? in
+            let header = try PNGHeader.parse(bytes)
+            try options.checkPixelCount(width: header.width, height: header.height)
+            return PNGHeader.isAnimated(bytes) ? try APNGStructure.parse(bytes, header: header) : nil
+        }
+        guard let structure else { return PNGStillFrameDecoder(image: try decode(data, options: options)) }
+        return APNGAnimatedDecoder(data: data, structure: structure, options: options)
+    }
+}

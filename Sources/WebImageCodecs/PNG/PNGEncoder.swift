@@ -1,0 +1,69 @@
+import CPNG
+import Foundation
+import WebImageCore
+
+/// Writes still PNGs with libpng's simplified API and hands animations to ``APNGEncoder``.
+///
+/// Output is 8-bit: RGB when no pixel is transparent, RGBA otherwise; 16-bit images are rounded to 8 bits.
+enum PNGEncoder {
+    static func encode(_ image: Image, options: ImageEncodeOptions) throws -> Data {
+        let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
+        let rasters = frames.map { prepare($0.pixels, maxPixelSize: options.maxPixelSize) }
+        let hasAlpha = image.hasAlpha && rasters.contains { $0.containsTransparency }
+        if rasters.count == 1 { return Data(try write(rasters[0], alpha: hasAlpha)) }
+        return Data(try APNGEncoder.encode(rasters, durations: frames.map(\.duration),
+                                           loopCount: options.loopCount ?? image.loopCount, alpha: hasAlpha))
+    }
+
+    /// The raster as RGBA8, shrunk to fit `maxPixelSize` (keeping the aspect ratio, never enlarged).
+    static func prepare(_ pixels: PixelBuffer, maxPixelSize: PixelSize?) -> PixelBuffer {
+        let pixels = pixels.converted(to: .rgba8)
+        guard let maxPixelSize else { return pixels }
+        let target = ImageGeometry.thumbnailSize(source: pixels.size, requested: maxPixelSize, preserveAspectRatio: true)
+        return Resampler.resample(pixels, to: target)
+    }
+
+    /// One PNG stream of an RGBA8 raster, with an alpha channel only when `alpha`.
+    static func write(_ pixels: PixelBuffer, alpha: Bool) throws -> [UInt8] {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(pixels.width)
+        image.height = UInt32(pixels.height)
+        image.format = UInt32(PNG_FORMAT_FLAG_COLOR) | (alpha ? UInt32(PNG_FORMAT_FLAG_ALPHA) : 0)
+        let channels = alpha ? 4 : 3
+        let source = alpha ? pixels.bytes : rgb(pixels)
+        let rowBytes = pixels.width * channels
+        // Stored deflate blocks cost 5 bytes in 64 KB, so this fits even incompressible data in one pass.
+        var capacity = pixels.height * (rowBytes + 1) + pixels.height * (rowBytes + 1) / 1000 + 4096
+        for _ in 0..<2 {
+            var size = capacity
+            let output = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                let ok = source.withUnsafeBytes {
+                    png_image_write_to_memory(&image, buffer.baseAddress, &size, 0, $0.baseAddress, Int32(rowBytes), nil)
+                }
+                count = ok != 0 ? size : 0
+            }
+            png_image_free(&image)
+            if !output.isEmpty { return output }
+            guard size > capacity else { break }
+            capacity = size
+        }
+        let message = withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        throw WebImageError.encodingFailed(format: .png, reason: message.isEmpty ? "libpng could not write the image" : message)
+    }
+
+    /// The RGB bytes of an RGBA8 raster (alpha dropped).
+    private static func rgb(_ pixels: PixelBuffer) -> [UInt8] {
+        let count = pixels.width * pixels.height
+        return [UInt8](unsafeUninitializedCapacity: count * 3) { out, initialized in
+            pixels.withUnsafeBytes { source in
+                for i in 0..<count {
+                    out[i * 3] = source[i * 4]
+                    out[i * 3 + 1] = source[i * 4 + 1]
+                    out[i * 3 + 2] = source[i * 4 + 2]
+                }
+            }
+            initialized = count * 3
+        }
+    }
+}

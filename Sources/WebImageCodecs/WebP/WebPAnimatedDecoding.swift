@@ -1,0 +1,21 @@
+import Foundation
+import WebImageCore
+
+/// Decodes every frame of an animated WebP at once (or only the first, per the options).
+enum WebPAnimatedDecoding {
+    static func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        let reader = try WebPAnimationReader(data, options: options)
+        if options.firstFrameOnly {
+            let image = Image(frames: [ImageFrame(pixels: try reader.next())], loopCount: reader.loopCount,
+                              format: .webp, hasAlpha: reader.hasAlpha)
+            return options.finish(image, sourceSize: reader.canvasSize)
+        }
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(reader.frameCount)
+        for index in 0..<reader.frameCount {
+            frames.append(ImageFrame(pixels: try reader.next(), duration: reader.durations[index]))
+        }
+        let image = Image(frames: frames, loopCount: reader.loopCount, format: .webp, hasAlpha: reader.hasAlpha)
+        return options.finish(image, sourceSize: reader.canvasSize)
+    }
+}

@@ -1,0 +1,81 @@
+import CWebP
+import Foundation
+import WebImageCore
+
+/// Decodes and encodes WebP with libwebp: lossy, lossless and alpha stills, animations (composited with
+/// libwebp's animation decoder), progressive display while downloading, and scaled decoding for thumbnails.
+///
+/// Still images decode straight into the result's pixel memory; a thumbnail or scale-down size is produced by
+/// libwebp's own scaler during decode. Encoding is lossy (`quality` 0…1 → 0…100) or lossless
+/// (`lossless`; `quality` is then the compression effort), keeps alpha, and writes animations when the image
+/// has several frames.
+///
+/// ```swift
+/// let image = try WebPCoder().decode(data, options: ImageDecodeOptions(thumbnailPixelSize: .init(width: 200, height: 200)))
+/// let lossless = try WebPCoder().encode(image, as: .webp, options: ImageEncodeOptions(lossless: true))
+/// ```
+public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
+    /// A coder; it holds no state, so one instance can serve every thread.
+    public init() {}
+
+    /// Whether the bytes start with a `RIFF….WEBP` header.
+    public func canDecode(_ data: Data) -> Bool {
+        ImageFormat(sniffing: data) == .webp
+    }
+
+    /// Decodes a still (scaled by libwebp when the options ask for a smaller size) or every frame of an
+    /// animation; throws ``WebImageError/badImageData(_:)`` for empty, truncated or corrupt bytes.
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        let features = try WebPStatus.requiredFeatures(data)
+        if features.has_animation != 0 {
+            return try WebPAnimatedDecoding.decode(data, options: options)
+        }
+        return try WebPStillDecoder.decode(data, features: features, options: options)
+    }
+
+    /// Whether a download starting with these bytes is WebP (decoded incrementally when still).
+    public func canDecodeIncrementally(_ data: Data) -> Bool {
+        canDecode(data)
+    }
+
+    /// A decoder showing rows as they arrive; animated WebP yields nothing until its bytes are complete.
+    public func makeProgressiveDecoder(options: ImageDecodeOptions) -> any ProgressiveImageDecoder {
+        WebPProgressiveDecoder(options: options)
+    }
+
+    /// A lazy frame decoder; a still WebP reads as a one-frame animation.
+    public func makeAnimatedDecoder(_ data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageDecoder {
+        try WebPAnimatedImageDecoder(data, options: options)
+    }
+
+    /// True for ``ImageFormat/webp`` only.
+    public func canEncode(to format: ImageFormat) -> Bool {
+        format == .webp
+    }
+
+    /// Encodes as WebP: an animation when the image has several frames (unless `firstFrameOnly`), else a still.
+    ///
+    /// 16-bit images are reduced to 8 bits and `maxPixelSize` shrinks (never enlarges) first. `maxFileSize`
+    /// applies to lossy stills only.
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        guard format == .webp else {
+            throw WebImageError.encodingFailed(format: format, reason: "WebPCoder only writes WebP")
+        }
+        let frames = (options.firstFrameOnly ? [image.frames[0]] : image.frames).map { frame in
+            ImageFrame(pixels: prepared(frame.pixels, options: options), duration: frame.duration)
+        }
+        if frames.count > 1 {
+            return try WebPAnimatedEncoder.encode(frames, loopCount: options.loopCount ?? image.loopCount,
+                                                  options: options)
+        }
+        return try WebPStillEncoder.encode(frames[0].pixels, options: options)
+    }
+
+    /// 8-bit RGBA, shrunk to fit `maxPixelSize` when that is smaller.
+    private func prepared(_ pixels: PixelBuffer, options: ImageEncodeOptions) -> PixelBuffer {
+        let eightBit = pixels.converted(to: .rgba8)
+        guard let limit = options.maxPixelSize, limit.width > 0, limit.height > 0 else { return eightBit }
+        let size = ImageGeometry.thumbnailSize(source: eightBit.size, requested: limit, preserveAspectRatio: true)
+        return Resampler.resample(eightBit, to: size)
+    }
+}

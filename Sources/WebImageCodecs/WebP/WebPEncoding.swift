@@ -1,0 +1,74 @@
+import CWebP
+import Foundation
+import WebImageCore
+
+/// libwebp encoder plumbing shared by still and animated encoding: configurations and pictures.
+enum WebPEncoding {
+    /// An encoder configuration: lossy at `quality` 0…100, or lossless with `quality` as the compression effort
+    /// (lossless keeps the colour of fully transparent pixels too, so round trips are exact).
+    static func makeConfig(quality: Float, lossless: Bool) throws -> WebPConfig {
+        var config = WebPConfig()
+        guard WebPConfigInitInternal(&config, WEBP_PRESET_DEFAULT, 75, WEBP_ENCODER_ABI_VERSION) != 0 else {
+            throw WebImageError.encodingFailed(format: .webp, reason: "libwebp encoder version mismatch")
+        }
+        config.quality = min(100, max(0, quality))
+        if lossless {
+            config.lossless = 1
+            config.exact = 1
+        }
+        guard WebPValidateConfig(&config) != 0 else {
+            throw WebImageError.encodingFailed(format: .webp, reason: "invalid encoder configuration")
+        }
+        return config
+    }
+
+    /// Runs `body` with a libwebp picture holding `pixels` (8-bit RGBA), freed afterwards.
+    ///
+    /// With `argb` the picture stays ARGB (needed for lossless and by the animation encoder, which compares
+    /// frames in ARGB); otherwise it is converted to YUV on import, as `cwebp` does for lossy stills.
+    static func withPicture<R>(_ pixels: PixelBuffer, argb: Bool,
+                               _ body: (UnsafeMutablePointer<WebPPicture>) throws -> R) throws -> R {
+        var picture = WebPPicture()
+        guard WebPPictureInitInternal(&picture, WEBP_ENCODER_ABI_VERSION) != 0 else {
+            throw WebImageError.encodingFailed(format: .webp, reason: "libwebp encoder version mismatch")
+        }
+        defer { WebPPictureFree(&picture) }
+        picture.width = Int32(pixels.width)
+        picture.height = Int32(pixels.height)
+        picture.use_argb = argb ? 1 : 0
+        let imported = pixels.withUnsafeBytes { raw in
+            WebPPictureImportRGBA(&picture, raw.bindMemory(to: UInt8.self).baseAddress, Int32(pixels.bytesPerRow))
+        }
+        guard imported != 0 else { throw failure(picture.error_code) }
+        return try body(&picture)
+    }
+
+    /// Encodes one still picture into WebP bytes.
+    static func encode(_ pixels: PixelBuffer, config: WebPConfig) throws -> Data {
+        try withPicture(pixels, argb: config.lossless != 0) { picture in
+            var writer = WebPMemoryWriter()
+            WebPMemoryWriterInit(&writer)
+            defer { WebPMemoryWriterClear(&writer) }
+            return try withUnsafeMutablePointer(to: &writer) { writerPointer in
+                picture.pointee.writer = WebPMemoryWrite
+                picture.pointee.custom_ptr = UnsafeMutableRawPointer(writerPointer)
+                var config = config
+                guard WebPEncode(&config, picture) != 0, let bytes = writerPointer.pointee.mem else {
+                    throw failure(picture.pointee.error_code)
+                }
+                return Data(bytes: bytes, count: writerPointer.pointee.size)
+            }
+        }
+    }
+
+    /// The typed error for a libwebp encoding error code.
+    static func failure(_ code: WebPEncodingError) -> WebImageError {
+        let reason = switch code {
+        case VP8_ENC_ERROR_OUT_OF_MEMORY, VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY: "out of memory"
+        case VP8_ENC_ERROR_BAD_DIMENSION: "dimensions are over WebP's 16383-pixel limit"
+        case VP8_ENC_ERROR_FILE_TOO_BIG: "the encoded file would exceed 4 GB"
+        default: "libwebp encoding error \(code.rawValue)"
+        }
+        return .encodingFailed(format: .webp, reason: reason)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import WebImageCore
+
+/// Encodes one raster as a still WebP, honouring quality, lossless and the file-size limit.
+enum WebPStillEncoder {
+    /// Lossy at `quality` × 100, or lossless with `quality` as the effort. With ``ImageEncodeOptions/maxFileSize``
+    /// (lossy only) the largest whole quality up to the requested one whose output fits is chosen by binary
+    /// search; when none fits, the quality-0 output (the smallest) is returned.
+    static func encode(_ pixels: PixelBuffer, options: ImageEncodeOptions) throws -> Data {
+        let requested = Int((options.quality * 100).rounded())
+        guard !options.lossless, let limit = options.maxFileSize else {
+            return try encode(pixels, quality: requested, lossless: options.lossless)
+        }
+        let best = try encode(pixels, quality: requested, lossless: false)
+        if best.count <= limit { return best }
+        var low = 0, high = requested - 1
+        var fitting: Data?, smallest = best
+        while low <= high {
+            let middle = (low + high) / 2
+            let candidate = try encode(pixels, quality: middle, lossless: false)
+            if candidate.count <= limit {
+                fitting = candidate
+                low = middle + 1
+            } else {
+                if candidate.count < smallest.count { smallest = candidate }
+                high = middle - 1
+            }
+        }
+        return fitting ?? smallest
+    }
+
+    private static func encode(_ pixels: PixelBuffer, quality: Int, lossless: Bool) throws -> Data {
+        try WebPEncoding.encode(pixels, config: WebPEncoding.makeConfig(quality: Float(quality), lossless: lossless))
+    }
+}
