@@ -7,6 +7,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("gif", GIFBenchmarks.run),
     ("animated-memory", AnimatedMemoryBenchmark.run),
     ("loader", LoaderBenchmarks.run),
+    ("cache", CacheBenchmarks.run),
     ("manager", ManagerBenchmarks.run),
 ]
 
