@@ -31,3 +31,28 @@ import WebImage
         }
     }
 }
+
+@Suite struct ProgressiveJPEGLoadingTests {
+    /// The codec suite's progressive JPEG fixture (512 px wide, 10 scans, 25,106 bytes).
+    private static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("WebImageCodecsTests/Fixtures/jpeg/progressive-512.jpg")
+
+    @Test func drippedProgressiveJPEGShowsSharperPartialsThenTheFinalImage() async throws {
+        let jpeg = try Data(contentsOf: Self.fixture)
+        try await withLoader(coders: .shared) { server, downloader in
+            server.route("/p.jpg", TestResponse(headers: [("Content-Type", "image/jpeg")], body: jpeg,
+                                                behavior: .drip(chunkSize: 1_200, interval: .milliseconds(40))))
+            let partials = Recorder<Image>()
+            let final = try await downloader.image(
+                for: ImageDownloadRequest(url: server.url("/p.jpg"), options: .progressiveLoad),
+                partialImage: { partials.append($0) })
+            #expect(final.image.format == .jpeg)
+            #expect(!final.image.isIncremental)
+            #expect(final.image.pixelWidth == 512)
+            let all = partials.all
+            #expect(all.count >= 2)
+            #expect(all.allSatisfy { $0.isIncremental && $0.pixelSize == final.image.pixelSize })
+            #expect(server.requestCount(for: "/p.jpg") == 1)
+        }
+    }
+}
