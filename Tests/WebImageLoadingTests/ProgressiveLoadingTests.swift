@@ -9,15 +9,20 @@ import WebImage
             let body = testImage(payload: 60_000)
             server.route("/p", TestResponse(body: body, behavior: .drip(chunkSize: 2_000, interval: .milliseconds(20))))
             let partials = Recorder<(Bool, Int)>()
-            let final = try await downloader.image(
-                for: ImageDownloadRequest(url: server.url("/p"), options: .progressiveLoad),
-                partialImage: { partials.append(($0.isIncremental, $0.pixelWidth)) })
+            var result: ImageDownloadResult?
+            let elapsed = try await seconds {
+                result = try await downloader.image(
+                    for: ImageDownloadRequest(url: server.url("/p"), options: .progressiveLoad),
+                    partialImage: { partials.append(($0.isIncremental, $0.pixelWidth)) })
+            }
+            let final = try #require(result)
             #expect(!final.image.isIncremental)
             #expect(final.image.pixelHeight == 48)
             let all = partials.all
             #expect(all.count >= 2)
-            // 30 chunks over ≈ 600 ms: at most one partial decode per 100 ms, not one per chunk.
-            #expect(all.count <= 10)
+            // 31 chunks: at most one partial decode per 100 ms of download, not one per chunk.
+            #expect(all.count <= Int(elapsed / 0.1) + 1)
+            #expect(all.count < 31)
             #expect(all.allSatisfy { $0.0 })
         }
     }
@@ -39,9 +44,11 @@ import WebImage
 
     @Test func drippedProgressiveJPEGShowsSharperPartialsThenTheFinalImage() async throws {
         let jpeg = try Data(contentsOf: Self.fixture)
-        try await withLoader(coders: .shared) { server, downloader in
+        // No partial-decode throttle and well-spaced chunks, so even a loaded machine sees several scans.
+        let configuration = ImageDownloader.Configuration(minimumPartialDecodeInterval: .zero)
+        try await withLoader(configuration, coders: .shared) { server, downloader in
             server.route("/p.jpg", TestResponse(headers: [("Content-Type", "image/jpeg")], body: jpeg,
-                                                behavior: .drip(chunkSize: 1_200, interval: .milliseconds(40))))
+                                                behavior: .drip(chunkSize: 2_600, interval: .milliseconds(80))))
             let partials = Recorder<Image>()
             let final = try await downloader.image(
                 for: ImageDownloadRequest(url: server.url("/p.jpg"), options: .progressiveLoad),

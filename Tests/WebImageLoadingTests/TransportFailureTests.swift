@@ -30,12 +30,14 @@ import WebImage
     }
 }
 
-/// Decodes like ``TestImageCoder`` but slowly, so a download stays in its finishing phase for a while.
-private final class SlowCoder: ImageCoding {
+/// Decodes like ``TestImageCoder`` once the test opens its gate, so a download stays in its finishing phase
+/// until then (at most 10 s).
+private final class GatedCoder: ImageCoding {
     let inner = TestImageCoder()
+    let gate = DispatchSemaphore(value: 0)
     func canDecode(_ data: Data) -> Bool { inner.canDecode(data) }
     func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        Thread.sleep(forTimeInterval: 0.4)
+        _ = gate.wait(timeout: .now() + 10)
         return try inner.decode(data, options: options)
     }
     func canEncode(to format: ImageFormat) -> Bool { false }
@@ -46,7 +48,8 @@ private final class SlowCoder: ImageCoding {
 
 @Suite struct FinishingPhaseTests {
     @Test func callerAttachingWhileTheDownloadIsDecodingIsServedFromIt() async throws {
-        try await withLoader(coders: CodersManager(coders: [SlowCoder()])) { server, downloader in
+        let coder = GatedCoder()
+        try await withLoader(coders: CodersManager(coders: [coder])) { server, downloader in
             server.route("/a", TestResponse(body: testImage()))
             let (finished, signal) = AsyncStream<Void>.makeStream()
             _ = downloader.addObserver { if case .finished = $0 { signal.yield() } }
@@ -55,6 +58,8 @@ private final class SlowCoder: ImageCoding {
             _ = await iterator.next()
             let late = start(downloader, ImageDownloadRequest(url: server.url("/a"),
                                                              decodeOptions: ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 32, height: 32))))
+            coder.gate.signal()
+            coder.gate.signal()
             #expect((try? await first.result().get().image.pixelWidth) == 64)
             #expect((try? await late.result().get().image.pixelWidth) == 32)
             #expect(server.requestCount(for: "/a") == 1)
