@@ -43,12 +43,11 @@ import WebImage
         .appendingPathComponent("WebImageCodecsTests/Fixtures/jpeg/progressive-512.jpg")
 
     @Test func drippedProgressiveJPEGShowsSharperPartialsThenTheFinalImage() async throws {
-        let jpeg = try Data(contentsOf: Self.fixture)
         // No partial-decode throttle and well-spaced chunks, so even a loaded machine sees several scans.
         let configuration = ImageDownloader.Configuration(minimumPartialDecodeInterval: .zero)
         try await withLoader(configuration, coders: .shared) { server, downloader in
-            server.route("/p.jpg", TestResponse(headers: [("Content-Type", "image/jpeg")], body: jpeg,
-                                                behavior: .drip(chunkSize: 2_600, interval: .milliseconds(80))))
+            try server.serveFile("/p.jpg", from: Self.fixture, contentType: "image/jpeg",
+                                 behavior: .drip(chunkSize: 2_600, interval: .milliseconds(80)))
             let partials = Recorder<Image>()
             let final = try await downloader.image(
                 for: ImageDownloadRequest(url: server.url("/p.jpg"), options: .progressiveLoad),
