@@ -45,6 +45,9 @@ extension DownloadOperation {
     private func finish(_ outcome: DownloadOutcome) {
         let (callers, releasesSlot, done) = state.withLock { state in
             let callers = state.machine.finish(outcome)
+            // Tokens may outlive the download: keep no bytes or decoder beyond the outcome being delivered.
+            state.body = Data()
+            state.partial = PartialDecodeState()
             return (callers, takeSlot(&state), state.machine.isDone)
         }
         guard let callers else { return }
