@@ -64,15 +64,17 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["LoopbackServer"], path: "Tests/Support", swiftSettings: strict),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"], swiftSettings: strict),
-        .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"], swiftSettings: strict),
-        .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"], swiftSettings: strict),
-        .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage"], swiftSettings: strict),
+        .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter"],
+                    swiftSettings: strict),
         // Child process for the cache crash test: writes entries until it is killed.
         .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImage"],
                           path: "Tests/CacheCrashWriter", swiftSettings: strict),
+        .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"], swiftSettings: strict),
+        .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"], swiftSettings: strict),
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage"],
                     exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -7,6 +7,8 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("gif", GIFBenchmarks.run),
     ("animated-memory", AnimatedMemoryBenchmark.run),
     ("loader", LoaderBenchmarks.run),
+    ("cache", CacheBenchmarks.run),
+    ("manager", ManagerBenchmarks.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

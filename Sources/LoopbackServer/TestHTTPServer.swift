@@ -72,6 +72,13 @@ public final class TestHTTPServer: Sendable {
         state.withLock { $0.routes[path] = handler }
     }
 
+    /// Answers `path` with the bytes of `file` (read now) and its `Content-Type`, sent as `behavior` says.
+    public func serveFile(_ path: String, from file: URL, contentType: String,
+                          behavior: TestResponse.Behavior = .normal) throws {
+        let body = try Data(contentsOf: file)
+        route(path, TestResponse(headers: [("Content-Type", contentType)], body: body, behavior: behavior))
+    }
+
     /// Every request received for `path`, in arrival order.
     public func requests(for path: String) -> [RecordedRequest] {
         state.withLock { $0.requests.filter { $0.path == path } }

@@ -38,6 +38,7 @@ public struct TestResponse: Sendable {
     /// When set, sent as `Last-Modified`; a request whose `If-Modified-Since` matches gets 304 with no body.
     public var lastModified: String?
 
+    /// A response; every part defaults to a plain, immediate 200 with an empty body.
     public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: Data = Data(),
                 behavior: Behavior = .normal, delay: Duration = .zero, chunked: Bool = false,
                 basicAuth: (user: String, password: String)? = nil, etag: String? = nil, lastModified: String? = nil) {

@@ -25,7 +25,7 @@ struct CacheCrashTests {
         return data[(newline + 1)...] == crashPayload(count: count, seed: seed)
     }
 
-    @Test("a writer killed with SIGKILL at random points 20 times never leaves a torn entry")
+    @Test("a writer killed with SIGKILL at random points 20 times never shows nor leaves a torn entry")
     func killedWriter() async throws {
         let writer = writerURL
         try #require(FileManager.default.isExecutableFile(atPath: writer.path),
@@ -33,7 +33,7 @@ struct CacheCrashTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         var generator = SystemRandomNumberGenerator()
-        var intact = 0
+        var intact = 0, readWhileWriting = 0
         for round in 0..<20 {
             let process = Process()
             process.executableURL = writer
@@ -42,7 +42,18 @@ struct CacheCrashTests {
             process.standardOutput = output
             try process.run()
             _ = output.fileHandleForReading.readData(ofLength: 8)
-            try await Task.sleep(for: .milliseconds(Int.random(in: 5...120, using: &generator)))
+            // Read (as a second process would) while the writer runs, until a random moment to kill it.
+            let deadline = Date().addingTimeInterval(Double.random(in: 0.005...0.12, using: &generator))
+            let reader = DiskCache(directory: directory.url)
+            var index = 0
+            repeat {
+                let key = "key-\(index % 40)"
+                if let data = reader.data(forKey: key) {
+                    #expect(isIntact(data, key: key), "round \(round): \(key) read torn while being written")
+                    readWhileWriting += 1
+                }
+                index += 1
+            } while Date() < deadline
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal)
@@ -56,6 +67,7 @@ struct CacheCrashTests {
             }
         }
         #expect(intact > 0)
+        #expect(readWhileWriting > 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(names.filter { !$0.hasPrefix(".") }.allSatisfy { $0.count == 32 })
     }

@@ -39,6 +39,36 @@ struct DiskCacheExpiryTests {
         #expect(disk.containsData(forKey: "new"))
     }
 
+    @Test("creation-date expiry: a fresh entry lives, age 0 removes it")
+    func creationDate() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let day = DiskCache(directory: directory.url.appendingPathComponent("day"),
+                            configuration: .init(maxDiskAge: Self.day, expireType: .creationDate))
+        let zero = DiskCache(directory: directory.url.appendingPathComponent("zero"),
+                             configuration: .init(maxDiskAge: 0, expireType: .creationDate))
+        try day.setData(Data([1]), forKey: "k")
+        try zero.setData(Data([1]), forKey: "k")
+        setFileDates(day.path(forKey: "k"), accessedSecondsAgo: 3 * Self.day, modifiedSecondsAgo: 3 * Self.day)
+        day.removeExpiredData()
+        zero.removeExpiredData()
+        #expect(day.containsData(forKey: "k"))
+        #expect(!zero.containsData(forKey: "k"))
+    }
+
+    @Test("ImageCache.deleteOldFiles removes expired entries on demand")
+    func deleteOldFiles() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let cache = makeImageCache(in: directory)
+        try await cache.storeImageDataToDisk(FakeCoder.bytes(), forKey: "old")
+        try await cache.storeImageDataToDisk(FakeCoder.bytes(), forKey: "new")
+        setFileDates(cache.cachePath(forKey: "old"), accessedSecondsAgo: 8 * Self.day)
+        await cache.deleteOldFiles()
+        #expect(await cache.containsImage(forKey: "old") == ImageCacheType.none)
+        #expect(await cache.containsImage(forKey: "new") == .disk)
+    }
+
     @Test("age 0 expires everything at cleanup; a negative age never expires")
     func zeroAndNegativeAge() throws {
         let directory = TemporaryDirectory()

@@ -7,7 +7,7 @@ import WebImage
     @Test func progressStartsUnknownThenGrowsToTheTotalBeforeTheCompletion() async throws {
         try await withLoader { server, downloader in
             let body = testImage(payload: 40_000)
-            server.route("/a", TestResponse(body: body, behavior: .drip(chunkSize: 8_000, interval: .milliseconds(10))))
+            server.route("/a", TestResponse(body: body, behavior: .drip(chunkSize: 8_000, interval: .milliseconds(30))))
             let reports = Recorder<(Int, Int)>()
             let completedAfter = Recorder<Int>()
             let result = await load(downloader, ImageDownloadRequest(url: server.url("/a")),

@@ -19,7 +19,7 @@ import WebImage
     @Test func lifoRunsTheNewestPendingRequestFirst() async throws {
         let configuration = ImageDownloader.Configuration(maxConcurrentDownloads: 1, executionOrder: .lifo)
         try await withLoader(configuration) { server, downloader in
-            for index in 1...14 { server.route("/\(index)", TestResponse(body: testImage(), delay: .milliseconds(30))) }
+            for index in 1...14 { server.route("/\(index)", TestResponse(body: testImage(), delay: .milliseconds(150))) }
             let later = Recorder<@Sendable () async -> Result<ImageDownloadResult, WebImageError>>()
             let order = startOrder(downloader) { url in
                 guard url.path == "/7" else { return }
@@ -34,7 +34,7 @@ import WebImage
 
     @Test func fifoRunsInArrivalOrderAndPriorityJumpsTheQueue() async throws {
         try await withLoader(ImageDownloader.Configuration(maxConcurrentDownloads: 1)) { server, downloader in
-            for index in 1...5 { server.route("/\(index)", TestResponse(body: testImage(), delay: .milliseconds(30))) }
+            for index in 1...5 { server.route("/\(index)", TestResponse(body: testImage(), delay: .milliseconds(150))) }
             let order = startOrder(downloader)
             let requests: [(Int, WebImageDownloaderOptions)] = [(1, []), (2, .lowPriority), (3, []), (4, .highPriority), (5, [])]
             let results = requests.map { start(downloader, ImageDownloadRequest(url: server.url("/\($0.0)"), options: $0.1)).result }

@@ -77,6 +77,7 @@ public final class CachesManager: ImageCaching {
         state.withLock { $0.caches.removeAll { $0 === cache } }
     }
 
+    /// Queries the caches by ``Policies/query``; answers the first hit, else `.miss`.
     @discardableResult
     public func queryImage(forKey key: String?, options: ImageCacheOptions, context: ImageCacheQueryContext,
                            cacheType: ImageCacheType,
@@ -88,6 +89,7 @@ public final class CachesManager: ImageCaching {
         }
     }
 
+    /// Stores in the caches by ``Policies/store``; answers once all asked caches have, with the first error.
     @discardableResult
     public func storeImage(_ image: Image?, data: Data?, forKey key: String?, cacheType: ImageCacheType,
                            completion: (@Sendable (WebImageError?) -> Void)?) -> CacheToken {
@@ -98,6 +100,7 @@ public final class CachesManager: ImageCaching {
         }
     }
 
+    /// Removes from the caches by ``Policies/remove``; answers once all asked caches have.
     @discardableResult
     public func removeImage(forKey key: String?, cacheType: ImageCacheType,
                             completion: (@Sendable () -> Void)?) -> CacheToken {
@@ -108,6 +111,7 @@ public final class CachesManager: ImageCaching {
         }
     }
 
+    /// Asks the caches by ``Policies/contains``; answers the first cache type found, else `.none`.
     @discardableResult
     public func containsImage(forKey key: String?, cacheType: ImageCacheType,
                               completion: @escaping @Sendable (ImageCacheType) -> Void) -> CacheToken {
@@ -118,6 +122,7 @@ public final class CachesManager: ImageCaching {
         }
     }
 
+    /// Clears the caches by ``Policies/clear``; answers once all asked caches have.
     @discardableResult
     public func clear(cacheType: ImageCacheType, completion: (@Sendable () -> Void)?) -> CacheToken {
         let plan = plan(\.clear)

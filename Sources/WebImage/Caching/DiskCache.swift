@@ -19,6 +19,7 @@ import Synchronization
 public final class DiskCache: Sendable {
     /// The directory holding the entries.
     public let directory: URL
+    /// The expiry, size and write settings it was created with.
     public let configuration: Configuration
     let directoryPath: String
     /// Known entry sizes; nil until first needed (and after the directory vanished).
@@ -54,9 +55,10 @@ public final class DiskCache: Sendable {
     /// Falls back to the name without extension (entries written by older SDWebImage-style caches).
     public func data(forKey key: String) -> Data? {
         let stamp = DiskFileIO.uniqueStamp()
-        if let data = DiskFileIO.read(path(forKey: key), accessStamp: stamp) { return data }
-        let bare = directoryPath + "/" + Self.hashedName(forKey: key)
-        return bare == path(forKey: key) ? nil : DiskFileIO.read(bare, accessStamp: stamp)
+        let hash = Self.hashedName(forKey: key), ext = Self.fileExtension(forKey: key)
+        let bare = directoryPath + "/" + hash
+        if ext.isEmpty { return DiskFileIO.read(bare, accessStamp: stamp) }
+        return DiskFileIO.read(bare + "." + ext, accessStamp: stamp) ?? DiskFileIO.read(bare, accessStamp: stamp)
     }
 
     /// Whether an entry exists for `key` (with or without extension).

@@ -16,6 +16,8 @@ extension ImageCache {
         await awaitToken { done in self.removeImage(forKey: key, fromMemory: fromMemory, fromDisk: fromDisk) { done(()) } }
     }
 
+    /// ``ImageCaching`` form of ``removeImage(forKey:fromMemory:fromDisk:completion:)``: `cacheType` picks
+    /// memory, disk or both.
     @discardableResult
     public func removeImage(forKey key: String?, cacheType: ImageCacheType,
                             completion: (@Sendable () -> Void)?) -> CacheToken {
@@ -39,6 +41,7 @@ extension ImageCache {
         await awaitToken { done in self.clearDisk { done(()) } }
     }
 
+    /// Empties memory (at once) and/or disk (on the I/O queue), as `cacheType` selects.
     @discardableResult
     public func clear(cacheType: ImageCacheType, completion: (@Sendable () -> Void)?) -> CacheToken {
         if cacheType.includesMemory { clearMemory() }

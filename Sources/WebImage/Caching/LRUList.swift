@@ -1,17 +1,15 @@
-/// One shard's entries in recency order: a dictionary into a doubly linked list stored in an array.
+/// One shard's entries in recency order: a dictionary into a doubly linked list stored in parallel arrays.
 ///
-/// Links are array indices (no per-entry allocation, no reference counting on the hot path); freed slots are
-/// reused. Every operation is O(1). Each entry carries the time of its last use so the shards of a
-/// ``MemoryCache`` can agree on the globally least recently used entry.
+/// Links are array indices in plain `Int` arrays, apart from the keys and images, so moving an entry to the
+/// front touches a few integers — no per-entry allocation and no reference counting on the hot path; freed
+/// slots are reused. Every operation is O(1). Each entry carries the logical time of its last use so the
+/// shards of a ``MemoryCache`` can agree on the globally least recently used entry.
 struct LRUList {
+    /// A removed entry, handed back so the caller can settle totals (or keep it weakly).
     struct Entry {
         var key: String
         var image: Image
         var cost: Int
-        /// Monotonic nanoseconds of the last set or hit.
-        var stamp: UInt64
-        var newer = -1
-        var older = -1
     }
 
     /// An evicted entry still held weakly (the weak memory cache).
@@ -20,12 +18,38 @@ struct LRUList {
         var cost: Int
     }
 
-    private var index: [String: Int] = [:]
-    private var entries: [Entry?] = []
+    /// A key with its string hash computed once by the caller (who also picks the shard with it), so the
+    /// dictionary hashes one integer instead of the whole string again.
+    struct HashedKey: Hashable {
+        var key: String
+        var hash: Int
+
+        init(_ key: String) {
+            self.key = key
+            hash = key.hashValue
+        }
+
+        static func == (lhs: HashedKey, rhs: HashedKey) -> Bool {
+            lhs.hash == rhs.hash && lhs.key == rhs.key
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hash)
+        }
+    }
+
+    private var index: [HashedKey: Int] = [:]
+    private var keys: [String] = []
+    /// nil in free slots.
+    private var images: [Image?] = []
+    private var costs: [Int] = []
+    private var stamps: [UInt64] = []
+    private var newer: [Int] = []
+    private var older: [Int] = []
     private var free: [Int] = []
-    /// Most recently used.
+    /// Most recently used slot.
     private var newest = -1
-    /// Least recently used: the eviction candidate.
+    /// Least recently used slot: the eviction candidate.
     private var oldest = -1
     var weak: [String: WeakEntry] = [:]
     /// Live weak entries after the last sweep; the table is swept when it doubles past this.
@@ -34,37 +58,44 @@ struct LRUList {
     var count: Int { index.count }
 
     /// The entry's image, marked most recently used.
-    mutating func hit(_ key: String, stamp: UInt64) -> Image? {
+    mutating func hit(_ key: HashedKey, stamp: UInt64) -> Image? {
         guard let slot = index[key] else { return nil }
         moveToNewest(slot)
-        entries[slot]!.stamp = stamp
-        return entries[slot]!.image
+        stamps[slot] = stamp
+        return images[slot]
     }
 
     /// The entry's image without changing its recency.
-    func peek(_ key: String) -> Image? {
-        index[key].flatMap { entries[$0]?.image }
+    func peek(_ key: HashedKey) -> Image? {
+        index[key].flatMap { images[$0] }
     }
 
     /// Inserts or replaces; returns the cost of the entry it replaced (0 when new).
-    mutating func set(_ key: String, image: Image, cost: Int, stamp: UInt64) -> (replacedCost: Int, isNew: Bool) {
-        weak[key] = nil
+    mutating func set(_ key: HashedKey, image: Image, cost: Int, stamp: UInt64) -> (replacedCost: Int, isNew: Bool) {
+        if !weak.isEmpty { weak[key.key] = nil }
         if let slot = index[key] {
-            let old = entries[slot]!.cost
-            entries[slot]!.image = image
-            entries[slot]!.cost = cost
-            entries[slot]!.stamp = stamp
+            let old = costs[slot]
+            images[slot] = image
+            costs[slot] = cost
+            stamps[slot] = stamp
             moveToNewest(slot)
             return (old, false)
         }
-        let entry = Entry(key: key, image: image, cost: cost, stamp: stamp)
         let slot: Int
         if let reused = free.popLast() {
             slot = reused
-            entries[slot] = entry
+            keys[slot] = key.key
+            images[slot] = image
+            costs[slot] = cost
+            stamps[slot] = stamp
         } else {
-            slot = entries.count
-            entries.append(entry)
+            slot = keys.count
+            keys.append(key.key)
+            images.append(image)
+            costs.append(cost)
+            stamps.append(stamp)
+            newer.append(-1)
+            older.append(-1)
         }
         index[key] = slot
         linkAsNewest(slot)
@@ -72,13 +103,13 @@ struct LRUList {
     }
 
     /// Removes the entry; returns its cost, or nil when absent.
-    mutating func remove(_ key: String) -> Int? {
+    mutating func remove(_ key: HashedKey) -> Int? {
         guard let slot = index[key] else { return nil }
         return release(slot).cost
     }
 
     /// When the least recently used entry was last used, or nil when empty.
-    var oldestStamp: UInt64? { oldest >= 0 ? entries[oldest]!.stamp : nil }
+    var oldestStamp: UInt64? { oldest >= 0 ? stamps[oldest] : nil }
 
     /// Removes and returns the least recently used entry.
     mutating func removeOldest() -> Entry? {
@@ -87,14 +118,17 @@ struct LRUList {
 
     /// Drops every entry; returns them so the caller can settle totals (and keep weak references).
     mutating func removeAll() -> [Entry] {
-        let all = entries.compactMap { $0 }
-        index = [:]
-        entries = []
-        free = []
-        newest = -1
-        oldest = -1
+        let all = index.values.compactMap { slot in images[slot].map { Entry(key: keys[slot], image: $0, cost: costs[slot]) } }
+        self = LRUList(weak: weak, weakSwept: weakSwept)
         return all
     }
+
+    private init(weak: [String: WeakEntry], weakSwept: Int) {
+        self.weak = weak
+        self.weakSwept = weakSwept
+    }
+
+    init() {}
 
     /// Remembers an evicted image weakly, sweeping dead references when the table has doubled.
     mutating func keepWeakly(_ entry: Entry) {
@@ -107,9 +141,10 @@ struct LRUList {
 
     private mutating func release(_ slot: Int) -> Entry {
         unlink(slot)
-        let entry = entries[slot]!
-        entries[slot] = nil
-        index[entry.key] = nil
+        let entry = Entry(key: keys[slot], image: images[slot]!, cost: costs[slot])
+        images[slot] = nil
+        keys[slot] = ""
+        index[HashedKey(entry.key)] = nil
         free.append(slot)
         return entry
     }
@@ -121,18 +156,18 @@ struct LRUList {
     }
 
     private mutating func linkAsNewest(_ slot: Int) {
-        entries[slot]!.older = newest
-        entries[slot]!.newer = -1
-        if newest >= 0 { entries[newest]!.newer = slot }
+        older[slot] = newest
+        newer[slot] = -1
+        if newest >= 0 { newer[newest] = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
     }
 
     private mutating func unlink(_ slot: Int) {
-        let older = entries[slot]!.older, newer = entries[slot]!.newer
-        if older >= 0 { entries[older]!.newer = newer } else { oldest = newer }
-        if newer >= 0 { entries[newer]!.older = older } else { newest = older }
-        entries[slot]!.older = -1
-        entries[slot]!.newer = -1
+        let before = older[slot], after = newer[slot]
+        if before >= 0 { newer[before] = after } else { oldest = after }
+        if after >= 0 { older[after] = before } else { newest = before }
+        older[slot] = -1
+        newer[slot] = -1
     }
 }

@@ -1,11 +1,11 @@
-import Dispatch
 import Synchronization
 
 /// A thread-safe LRU of decoded images keyed by string, bounded by total cost and count.
 ///
 /// Entries are spread over 16 shards, each behind its own `Mutex`, so threads hitting different keys rarely
-/// contend; every entry records when it was last used, and eviction removes the globally least recently used
-/// entry (the oldest of the shards' oldest), so the order is one LRU as if there were a single list.
+/// contend; every entry records when it was last used (a logical clock shared by the shards), and eviction
+/// removes the globally least recently used entry (the oldest of the shards' oldest), so the order is one LRU
+/// as if there were a single list.
 /// Get, set and remove are O(1). Limits are enforced on every set.
 ///
 /// Linux has no memory-warning notification: call ``purge()`` yourself when the process should give memory
@@ -36,13 +36,35 @@ public final class MemoryCache: Sendable {
 
     private final class Shard: Sendable {
         let list = Mutex(LRUList())
+        /// The stamp of this shard's least recently used entry (`.max` when empty), republished after every
+        /// change so eviction can find the globally oldest entry without locking every shard.
+        let oldestStamp = Atomic<UInt64>(.max)
+
+        /// Runs `body` on the list under the lock, then republishes the oldest stamp.
+        func update<T>(_ body: (inout LRUList) -> T) -> T {
+            list.withLock { list in
+                let result = body(&list)
+                publishOldest(of: list)
+                return result
+            }
+        }
+
+        /// Stores the list's oldest stamp (call under the lock); skips the store when unchanged so hits on
+        /// other entries leave the cache line shared.
+        func publishOldest(of list: borrowing LRUList) {
+            let stamp = list.oldestStamp ?? .max
+            if oldestStamp.load(ordering: .relaxed) != stamp { oldestStamp.store(stamp, ordering: .relaxed) }
+        }
     }
 
     private static let shardCount = 16
+    /// The limits it was created with.
     public let configuration: Configuration
     private let shards: [Shard]
     private let costTotal = Atomic<Int>(0)
     private let countTotal = Atomic<Int>(0)
+    /// A logical clock ticking once per use: reading the system clock costs more than a whole lookup.
+    private let clock = Atomic<UInt64>(0)
     /// Serialises eviction so two writers over the limit do not both evict for the same excess.
     private let evicting = Mutex(())
 
@@ -53,23 +75,28 @@ public final class MemoryCache: Sendable {
 
     /// The image for `key`, marking it most recently used; nil on a miss.
     public func image(forKey key: String) -> Image? {
-        let stamp = Self.now()
-        let shard = shard(for: key)
-        let found: (image: Image?, revived: LRUList.WeakEntry?) = shard.list.withLock { list in
-            if let image = list.hit(key, stamp: stamp) { return (image, nil) }
-            guard configuration.shouldUseWeakCache, let entry = list.weak[key] else { return (nil, nil) }
-            return entry.image == nil ? (nil, nil) : (nil, entry)
+        let stamp = tick()
+        let hashed = LRUList.HashedKey(key)
+        let shard = shard(for: hashed)
+        var revivedCost: Int?
+        let image: Image? = shard.list.withLock { list in
+            if let image = list.hit(hashed, stamp: stamp) {
+                shard.publishOldest(of: list)
+                return image
+            }
+            guard configuration.shouldUseWeakCache, let entry = list.weak[key], let image = entry.image else { return nil }
+            revivedCost = entry.cost
+            return image
         }
-        if let image = found.image { return image }
-        guard let revived = found.revived, let image = revived.image else { return nil }
-        setImage(image, forKey: key, cost: revived.cost)
+        if let image, let revivedCost { setImage(image, forKey: key, cost: revivedCost) }
         return image
     }
 
     /// Whether `key` is cached (weakly held images count), without changing its recency.
     public func containsImage(forKey key: String) -> Bool {
-        shard(for: key).list.withLock { list in
-            list.peek(key) != nil || (configuration.shouldUseWeakCache && list.weak[key]?.image != nil)
+        let hashed = LRUList.HashedKey(key)
+        return shard(for: hashed).list.withLock { list in
+            list.peek(hashed) != nil || (configuration.shouldUseWeakCache && list.weak[key]?.image != nil)
         }
     }
 
@@ -78,8 +105,9 @@ public final class MemoryCache: Sendable {
     /// `cost` defaults to the image's ``Image/memoryCost``.
     public func setImage(_ image: Image, forKey key: String, cost: Int? = nil) {
         let entryCost = max(0, cost ?? image.memoryCost)
-        let stamp = Self.now()
-        let change = shard(for: key).list.withLock { $0.set(key, image: image, cost: entryCost, stamp: stamp) }
+        let stamp = tick()
+        let hashed = LRUList.HashedKey(key)
+        let change = shard(for: hashed).update { $0.set(hashed, image: image, cost: entryCost, stamp: stamp) }
         costTotal.wrappingAdd(entryCost - change.replacedCost, ordering: .relaxed)
         if change.isNew { countTotal.wrappingAdd(1, ordering: .relaxed) }
         if isOverLimit { evict() }
@@ -87,9 +115,10 @@ public final class MemoryCache: Sendable {
 
     /// Removes `key` (also from the weak cache).
     public func removeImage(forKey key: String) {
-        let removed = shard(for: key).list.withLock { list in
+        let hashed = LRUList.HashedKey(key)
+        let removed = shard(for: hashed).update { list in
             list.weak[key] = nil
-            return list.remove(key)
+            return list.remove(hashed)
         }
         if let removed { settle(removedCost: removed, count: 1) }
     }
@@ -97,7 +126,7 @@ public final class MemoryCache: Sendable {
     /// Removes every entry, weakly held ones included.
     public func removeAll() {
         for shard in shards {
-            let removed = shard.list.withLock { list in
+            let removed = shard.update { list in
                 list.weak = [:]
                 return list.removeAll()
             }
@@ -111,7 +140,7 @@ public final class MemoryCache: Sendable {
     /// shrink; Linux sends no memory warning.
     public func purge() {
         for shard in shards {
-            let removed = shard.list.withLock { list in
+            let removed = shard.update { list in
                 let all = list.removeAll()
                 if configuration.shouldUseWeakCache { all.forEach { list.keepWeakly($0) } }
                 return all
@@ -137,12 +166,11 @@ public final class MemoryCache: Sendable {
             while isOverLimit {
                 var oldest: (shard: Shard, stamp: UInt64)?
                 for shard in shards {
-                    if let stamp = shard.list.withLock({ $0.oldestStamp }), stamp < oldest?.stamp ?? .max {
-                        oldest = (shard, stamp)
-                    }
+                    let stamp = shard.oldestStamp.load(ordering: .relaxed)
+                    if stamp < oldest?.stamp ?? .max { oldest = (shard, stamp) }
                 }
                 guard let oldest else { return }
-                let evicted: LRUList.Entry? = oldest.shard.list.withLock { list in
+                let evicted: LRUList.Entry? = oldest.shard.update { list in
                     guard let entry = list.removeOldest() else { return nil }
                     if configuration.shouldUseWeakCache { list.keepWeakly(entry) }
                     return entry
@@ -157,21 +185,11 @@ public final class MemoryCache: Sendable {
         countTotal.wrappingSubtract(removedCount, ordering: .relaxed)
     }
 
-    private func shard(for key: String) -> Shard {
-        shards[Self.shardIndex(key)]
+    private func shard(for key: LRUList.HashedKey) -> Shard {
+        shards[Int(UInt(bitPattern: key.hash) % UInt(Self.shardCount))]
     }
 
-    /// A cheap spread of keys over shards: the length and the last 16 UTF-8 bytes (where URL keys differ).
-    private static func shardIndex(_ key: String) -> Int {
-        let hash = key.utf8.withContiguousStorageIfAvailable { bytes -> UInt in
-            var h = UInt(bitPattern: bytes.count) &* 0x9E37_79B9_7F4A_7C15
-            for byte in bytes.suffix(16) { h = (h ^ UInt(byte)) &* 0x100_0000_01B3 }
-            return h ^ (h >> 29)
-        } ?? UInt(bitPattern: key.hashValue)
-        return Int(hash % UInt(shardCount))
-    }
-
-    private static func now() -> UInt64 {
-        DispatchTime.now().uptimeNanoseconds
+    private func tick() -> UInt64 {
+        clock.wrappingAdd(1, ordering: .relaxed).newValue
     }
 }

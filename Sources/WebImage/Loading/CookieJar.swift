@@ -9,6 +9,7 @@ import Synchronization
 public final class CookieJar: Sendable {
     private let cookies = Mutex<[String: [String: String]]>([:])
 
+    /// An empty jar.
     public init() {}
 
     /// The `Cookie` header value for `url`'s host, or nil when none is stored.

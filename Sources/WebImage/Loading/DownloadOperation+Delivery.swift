@@ -26,25 +26,28 @@ extension DownloadOperation {
         let decryptor = request.decryptor
         downloader.deliveryQueue.async {
             guard !body.isEmpty else {
-                self.finish(.failure(.badImageData(.empty)))
+                self.finish(.failure(.badImageData(.empty)), onDeliveryQueue: true)
                 return
             }
             guard let decryptor else {
-                self.finish(.success(DownloadedBody(data: body, head: head)))
+                self.finish(.success(DownloadedBody(data: body, head: head)), onDeliveryQueue: true)
                 return
             }
             guard let data = decryptor(body, head) else {
-                self.finish(.failure(.badImageData(.corrupt("the decryptor returned nil"))))
+                self.finish(.failure(.badImageData(.corrupt("the decryptor returned nil"))), onDeliveryQueue: true)
                 return
             }
-            self.finish(.success(DownloadedBody(data: data, head: head)))
+            self.finish(.success(DownloadedBody(data: data, head: head)), onDeliveryQueue: true)
         }
     }
 
     /// Moves the task to finishing, frees its slot, posts stop/finish, and delivers to the attached callers.
-    private func finish(_ outcome: DownloadOutcome) {
+    private func finish(_ outcome: DownloadOutcome, onDeliveryQueue: Bool = false) {
         let (callers, releasesSlot, done) = state.withLock { state in
             let callers = state.machine.finish(outcome)
+            // Tokens may outlive the download: keep no bytes or decoder beyond the outcome being delivered.
+            state.body = Data()
+            state.partial = PartialDecodeState()
             return (callers, takeSlot(&state), state.machine.isDone)
         }
         guard let callers else { return }
@@ -52,25 +55,30 @@ extension DownloadOperation {
         if case .success = outcome { downloader.events.post(.finished(url)) }
         if done { downloader.unregister(self) }
         if releasesSlot { downloader.releaseSlot() }
-        deliver(outcome, to: callers)
+        deliver(outcome, to: callers, onDeliveryQueue: onDeliveryQueue)
     }
 
     /// Decodes once per distinct decode options and completes each caller that is still attached.
-    func deliver(_ outcome: DownloadOutcome, to callers: [DownloadCaller]) {
+    ///
+    /// Already on the delivery queue, the first group is served in place (one thread hop less per download);
+    /// other groups decode in parallel on the queue.
+    func deliver(_ outcome: DownloadOutcome, to callers: [DownloadCaller], onDeliveryQueue: Bool = false) {
+        var jobs: [@Sendable () -> Void]
         switch outcome {
         case .failure(let error):
-            downloader.deliveryQueue.async {
-                for caller in callers { self.claimAndComplete(caller.id, with: .failure(error)) }
-            }
+            jobs = [{ for caller in callers { self.claimAndComplete(caller.id, with: .failure(error)) } }]
         case .success(let body):
-            let groups = Dictionary(grouping: callers, by: \.decodeOptions)
-            for (options, group) in groups {
-                downloader.deliveryQueue.async {
+            // Callers sharing decode options share one decode.
+            jobs = Dictionary(grouping: callers, by: \.decodeOptions).map { options, group in
+                {
                     let result = self.decode(body, options: options)
                     for caller in group { self.claimAndComplete(caller.id, with: result) }
                 }
             }
         }
+        let inline = onDeliveryQueue && !jobs.isEmpty ? jobs.removeFirst() : nil
+        for job in jobs { downloader.deliveryQueue.async(execute: job) }
+        inline?()
     }
 
     private func decode(_ body: DownloadedBody, options: ImageDecodeOptions) -> Result<ImageDownloadResult, WebImageError> {

@@ -32,9 +32,10 @@ final class ProgressiveDecoderBox: @unchecked Sendable {
     func decode(_ job: PartialJob, coders: CodersManager) -> (image: Image?, unsupported: Bool) {
         if decoder == nil, !unsupported {
             decoder = coders.progressiveDecoder(for: job.data, options: job.options)
-            unsupported = decoder == nil
+            // Too few bytes may not show the signature yet: give up only once the format is known or 4 KiB came.
+            unsupported = decoder == nil && (ImageFormat(sniffing: job.data) != .undefined || job.data.count >= 4096)
         }
-        guard let decoder else { return (nil, true) }
+        guard let decoder else { return (nil, unsupported) }
         let image = try? decoder.decode(job.data, isFinished: false)
         return (image, false)
     }

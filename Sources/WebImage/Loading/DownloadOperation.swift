@@ -103,9 +103,10 @@ final class DownloadOperation: Sendable {
         if releasesSlot { downloader.releaseSlot() }
     }
 
-    /// Marks the current attempt ended and takes its tasks for cancelling.
+    /// Marks the current attempt ended without a usable body and takes its tasks for cancelling.
     func endTransfer(_ state: inout State) -> [any TransportTask] {
         state.transferEnded = true
+        state.body = Data()
         defer { state.tasks.removeAll() }
         return Array(state.tasks.values)
     }

@@ -10,6 +10,7 @@ public struct FileTransport: ImageTransport {
     /// Bytes read per chunk. Default 64 KiB.
     public var chunkSize: Int
 
+    /// A file transport reading `chunkSize` bytes at a time (at least 1).
     public init(chunkSize: Int = 64 * 1024) {
         self.chunkSize = max(1, chunkSize)
     }

@@ -55,6 +55,8 @@ public final class HTTPClientTransport: ImageTransport {
             return CompletedTransportTask()
         }
         let task = client.execute(request: clientRequest, delegate: forwarder)
+        // Some failures (a redirect over the limit) only fail the task's future, never reaching the delegate.
+        task.futureResult.whenFailure { forwarder.didReceiveError(task: task, $0) }
         return ClientTask(task: task)
     }
 

@@ -23,6 +23,7 @@ public struct ImageDownloadRequest: Sendable {
     /// The `ETag`/`Last-Modified` stored with the cached copy, sent as conditions with ``WebImageDownloaderOptions/refreshCached``.
     public var cachedValidators: HTTPValidators?
 
+    /// A request for `url`; every other part defaults to none (full-size decode, no hooks, no validators).
     public init(url: URL, options: WebImageDownloaderOptions = [], decodeOptions: ImageDecodeOptions = ImageDecodeOptions(),
                 requestModifier: (@Sendable (TransportRequest) -> TransportRequest?)? = nil,
                 responseModifier: (@Sendable (TransportResponseHead) -> TransportResponseHead?)? = nil,
@@ -45,6 +46,7 @@ public struct HTTPValidators: Sendable, Hashable {
     /// The `Last-Modified` header, verbatim.
     public var lastModified: String?
 
+    /// Validators from stored header values.
     public init(etag: String? = nil, lastModified: String? = nil) {
         self.etag = etag
         self.lastModified = lastModified

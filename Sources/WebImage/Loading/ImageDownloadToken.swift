@@ -4,6 +4,7 @@ import Foundation
 /// One caller's handle on a download; ``cancel()`` fails this caller alone with `cancelled` (2002) and
 /// stops the network task when no caller is left.
 public final class ImageDownloadToken: ImageLoadingToken {
+    /// The URL this caller asked for.
     public let url: URL
     let callerID: Int
     let operation: DownloadOperation?
@@ -14,6 +15,7 @@ public final class ImageDownloadToken: ImageLoadingToken {
         self.operation = operation
     }
 
+    /// Fails this caller with `cancelled`; does nothing once its completion ran.
     public func cancel() {
         operation?.detach(callerID)
     }

@@ -48,6 +48,7 @@ extension ImageDownloader {
         /// The default settings.
         public static var `default`: Configuration { Configuration() }
 
+        /// Settings with every default as documented on each property.
         public init(maxConcurrentDownloads: Int = 6, downloadTimeout: Duration = .seconds(15),
                     minimumProgressInterval: Duration = .zero, minimumPartialDecodeInterval: Duration = .milliseconds(100),
                     executionOrder: ExecutionOrder = .fifo,

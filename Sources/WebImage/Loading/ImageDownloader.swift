@@ -81,6 +81,7 @@ public final class ImageDownloader: ImageLoading {
         events.add(handler)
     }
 
+    /// Stops calling the observer `token` names.
     public func removeObserver(_ token: DownloadObserverToken) {
         events.remove(token)
     }

@@ -41,6 +41,7 @@ public struct TransportRequest: Sendable {
     /// Accept any TLS certificate (self-signed, expired, wrong host).
     public var allowInvalidSSLCertificates: Bool
 
+    /// A GET for `url` with these headers.
     public init(url: URL, headers: [(name: String, value: String)] = [], allowInvalidSSLCertificates: Bool = false) {
         self.url = url
         self.headers = headers
@@ -68,6 +69,7 @@ public struct TransportResponseHead: Sendable {
     /// The URL that answered (after redirects).
     public var url: URL
 
+    /// A head as a transport received it.
     public init(status: Int?, headers: [(name: String, value: String)], url: URL) {
         self.status = status
         self.headers = headers

@@ -9,6 +9,7 @@ public struct RoutingTransport: ImageTransport {
     /// The transports, asked in order.
     public let transports: [any ImageTransport]
 
+    /// Routes over `transports`, the first that loads a URL winning.
     public init(_ transports: [any ImageTransport]) {
         self.transports = transports
     }

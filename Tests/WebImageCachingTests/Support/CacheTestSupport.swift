@@ -49,7 +49,7 @@ final class Recorder<Value: Sendable>: Sendable {
 }
 
 /// Waits (polling, at most `timeout` seconds) until `condition` holds; returns whether it did.
-func eventually(timeout: Double = 5, _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: Double = 30, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }

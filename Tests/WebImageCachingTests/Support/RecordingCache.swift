@@ -4,7 +4,8 @@ import Synchronization
 import WebImage
 
 /// An ``ImageCaching`` over a dictionary that logs each call ("name.op") and each answer ("name.op.answered"),
-/// answering after `delay` seconds (on a Dispatch queue) or, with no delay, synchronously.
+/// answering after `delay` seconds (on a Dispatch queue), with no delay synchronously, with an infinite delay
+/// never (only a cancel answers).
 final class RecordingCache: ImageCaching {
     let name: String
     let log: Recorder<String>
@@ -29,6 +30,7 @@ final class RecordingCache: ImageCaching {
             self.log.record("\(self.name).\(op).answered")
             if token.complete() { completion?(value) }
         }
+        if delay.isInfinite { return token }
         if delay > 0 { DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: deliver) } else { deliver() }
         return token
     }
