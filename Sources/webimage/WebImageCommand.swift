@@ -11,5 +11,5 @@ struct WebImageCommand: AsyncParsableCommand {
         commandName: "webimage",
         abstract: "Fetch, cache, decode, thumbnail and re-encode images (SwiftWebImage).",
         subcommands: [InfoCommand.self, DecodeCommand.self, ConvertCommand.self, DemoCommand.self,
-                      CacheCommand.self])
+                      FetchCommand.self, PrefetchCommand.self, CacheCommand.self])
 }

@@ -76,13 +76,14 @@ import WebImage
                                     bytes: Array([[UInt8]](repeating: [90, 90, 90, 255], count: 160 * 107).joined()))
         let cells = (0..<5).map { ContactSheet.Cell(thumbnail: thumbnail, label: ["cell \($0)", "160x107"]) }
         let sheet = ContactSheet.render(cells)
-        // 4 columns of (160 + 12) + 12; 2 rows of (120 + 22 + 12) + 12.
-        #expect(sheet.size == PixelSize(width: 700, height: 320))
+        // 6 columns of (160 + 12) + 12; 1 row of (120 + 22 + 12) + 12.
+        #expect(sheet.size == PixelSize(width: 1044, height: 166))
         #expect(!sheet.containsTransparency)
         // Rows 0…6 of the first box are checkerboard above the centred 107-row thumbnail.
         #expect(sheet.rgba8(x: 12, y: 12) == [255, 255, 255, 255])
         #expect(sheet.rgba8(x: 12 + 80, y: 12 + 60) == [90, 90, 90, 255])
-        #expect(ContactSheet.render([]).size == PixelSize(width: 700, height: 166))
+        #expect(ContactSheet.render(cells + cells).size == PixelSize(width: 1044, height: 320))
+        #expect(ContactSheet.render([]).size == PixelSize(width: 1044, height: 166))
     }
 
     @Test func tableHasAHeaderAndARowPerRecord() {
@@ -95,7 +96,8 @@ import WebImage
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("what"))
         #expect(lines[1].split(separator: " ", omittingEmptySubsequences: true) ==
-                ["photo", "jpeg", "q0.9", "jpeg", "640x480", "1", "1234", "12.3", "5.0", "1.3", "7", "ok", "(38.2", "dB)"])
+                ["photo", "jpeg", "q0.9", "jpeg", "640x480", "1", "1234", "12.3", "5.0", "1.3", "7", "-", "-", "-", "ok",
+                 "(38.2", "dB)"])
         #expect(lines[2].hasSuffix("FAILED"))
     }
 }

@@ -10,7 +10,7 @@ enum ContactSheet {
 
     /// Each thumbnail fits this box; the demo decodes thumbnails at this size.
     static let box = PixelSize(width: 160, height: 120)
-    static let columns = 4
+    static let columns = 6
     static let padding = 12
     static let lineHeight = BitmapFont.glyphHeight + 3
     static let labelHeight = 2 * lineHeight + 2

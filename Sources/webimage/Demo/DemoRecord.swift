@@ -15,6 +15,12 @@ struct DemoRecord: Codable, Equatable {
     var thumbnailMs: Double?
     /// Partial images shown while the bytes arrived in slices (nil: no progressive decoder for the format).
     var progressiveUpdates: Int?
+    /// Network steps: where the image came from (`none` = downloaded, `memory`, `disk`).
+    var cacheType: String?
+    /// Network steps: how long the load (or the whole pass) took.
+    var loadMs: Double?
+    /// Network steps: requests the server received for the step.
+    var requests: Int?
     /// How close the decoded pixels came to the source (`lossless`, `38.2 dB`).
     var fidelity: String?
     var ok: Bool = false

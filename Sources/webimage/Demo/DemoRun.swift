@@ -1,3 +1,4 @@
+import Foundation
 import WebImage
 
 /// The demo's steps in order, collecting a record for each; later passes (network, cache) add their own steps.
@@ -23,6 +24,24 @@ struct DemoRun {
             if let thumbnail = outcome.thumbnail {
                 cells.append(ContactSheet.Cell(thumbnail: thumbnail, label: label(outcome.record)))
             }
+        }
+    }
+
+    /// Serves the round trips' files (and generated ones) from 127.0.0.1 and runs the real pipeline over
+    /// them: cold, warm and disk passes, coalescing, progressive loading, thumbnails, transforms, failures, 304.
+    mutating func runNetworkPasses() async {
+        do {
+            let server = try await DemoServer.start(directory: directory)
+            var pass = NetworkPass(server: server,
+                                   cacheDirectory: URL(fileURLWithPath: directory).appendingPathComponent("cache"))
+            await pass.run()
+            records += pass.records
+            cells += pass.cells
+            try? await server.server.shutdown()
+        } catch {
+            var record = DemoRecord(step: "network: start the image server", file: nil, format: "-")
+            record.failure = CLIFailure(subject: "server", error: error).reason
+            records.append(record)
         }
     }
 

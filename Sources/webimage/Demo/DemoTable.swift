@@ -1,6 +1,7 @@
 /// The demo's results as a fixed-width text table.
 enum DemoTable {
-    static let headers = ["what", "format", "size", "frames", "bytes", "encode ms", "decode ms", "thumb ms", "partials", "result"]
+    static let headers = ["what", "format", "size", "frames", "bytes", "encode ms", "decode ms", "thumb ms", "partials",
+                          "cache", "load ms", "requests", "result"]
 
     static func render(_ records: [DemoRecord]) -> String {
         let rows = [headers] + records.map(cells)
@@ -16,7 +17,8 @@ enum DemoTable {
         let result = record.ok ? "ok" + (record.fidelity.map { " (\($0))" } ?? "") : "FAILED"
         return [record.step, record.format, size, record.frames.map(String.init) ?? "-",
                 record.bytes.map(String.init) ?? "-", milliseconds(record.encodeMs), milliseconds(record.decodeMs),
-                milliseconds(record.thumbnailMs), record.progressiveUpdates.map(String.init) ?? "-", result]
+                milliseconds(record.thumbnailMs), record.progressiveUpdates.map(String.init) ?? "-",
+                record.cacheType ?? "-", milliseconds(record.loadMs), record.requests.map(String.init) ?? "-", result]
     }
 
     private static func milliseconds(_ value: Double?) -> String {

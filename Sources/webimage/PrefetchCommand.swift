@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import WebImage
+
+/// `webimage prefetch`: warm the disk cache with many URLs through `ImagePrefetcher`.
+struct PrefetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prefetch",
+        abstract: "Warm the disk cache with URLs, at low priority, through the prefetcher.",
+        discussion: """
+            URLs come from the arguments and from --from FILE (one per line; '-' reads stdin; blank lines and \
+            lines starting with # are ignored). Ends with 'prefetched N, skipped M' (with --json: {"total", \
+            "prefetched", "skipped"}). Exits 1 if any URL was skipped.
+            """)
+
+    @Option(help: ArgumentHelp("Read URLs from this file, one per line ('-': stdin).", valueName: "FILE"))
+    var from: String?
+
+    @Argument(help: ArgumentHelp("Image URLs.", valueName: "URL"))
+    var urls: [String] = []
+
+    @OptionGroup var location: CacheLocation
+
+    @OptionGroup var network: NetworkSettings
+
+    @Flag(help: "Print the summary as JSON (no progress bar).")
+    var json = false
+
+    func run() async throws {
+        let all: [String]
+        let configuration: ImageDownloader.Configuration
+        do {
+            all = urls + (try from.map(Self.readList) ?? [])
+            configuration = try network.downloaderConfiguration()
+        } catch {
+            Console.error(CLIFailure(subject: "prefetch", error: error).description)
+            throw ExitCode.failure
+        }
+        let summary = await prefetch(all, configuration: configuration)
+        if json {
+            print((try? JSONOutput.text(summary)) ?? "{}")
+        } else {
+            print("prefetched \(summary.prefetched), skipped \(summary.skipped)")
+        }
+        if summary.skipped > 0 { throw ExitCode.failure }
+    }
+
+    /// What `prefetch --json` prints.
+    struct Summary: Encodable {
+        var total: Int
+        var prefetched: Int
+        var skipped: Int
+    }
+
+    /// Runs one prefetcher batch and waits for it; invalid URLs are reported and counted as skipped.
+    private func prefetch(_ all: [String], configuration: ImageDownloader.Configuration) async -> Summary {
+        let valid = all.compactMap(URLArgument.parse)
+        for text in all where URLArgument.parse(text) == nil {
+            Console.error("webimage: \(text): \(WebImageError.invalidURL(text).description)")
+        }
+        let downloader = ImageDownloader(configuration: configuration)
+        let prefetcher = ImagePrefetcher(manager: ImageManager(cache: location.makeImageCache(), loader: downloader))
+        prefetcher.maxConcurrentPrefetchCount = network.concurrency
+        prefetcher.options = [.lowPriority, .waitStoreCache]
+        let display = ProgressDisplay(total: all.count, overallLabel: "prefetched", enabled: !json)
+        for index in 0..<(all.count - valid.count) { display.finish(index, skipped: true) }
+        let watcher = PrefetchWatcher(display: display, offset: all.count - valid.count)
+        prefetcher.delegate = watcher
+        let skipped = await withCheckedContinuation { continuation in
+            prefetcher.prefetch(valid, completed: { _, skipped in continuation.resume(returning: skipped) })
+        }
+        display.clear()
+        try? await downloader.shutdown()
+        let totalSkipped = skipped + all.count - valid.count
+        return Summary(total: all.count, prefetched: all.count - totalSkipped, skipped: totalSkipped)
+    }
+
+    /// The non-empty, non-comment lines of `path` (`-`: stdin).
+    static func readList(_ path: String) throws -> [String] {
+        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try FileIO.read(path)
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+}
+
+/// Moves the progress bar as the prefetcher deals with each URL, counting the skipped ones.
+final class PrefetchWatcher: ImagePrefetcherDelegate {
+    private let display: ProgressDisplay
+    private let next: Mutex<Int>
+
+    init(display: ProgressDisplay, offset: Int) {
+        self.display = display
+        next = Mutex(offset)
+    }
+
+    func prefetcher(_ prefetcher: ImagePrefetcher, didPrefetch url: URL, image: Image?, finished: Int, total: Int) {
+        let index = next.withLock { value in
+            defer { value += 1 }
+            return value
+        }
+        display.finish(index, skipped: image == nil)
+    }
+}
