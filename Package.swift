@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries (Debian -dev packages, found through pkg-config).
@@ -36,15 +38,27 @@ let package = Package(
                 swiftSettings: strict),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs",
-                                                 .product(name: "Crypto", package: "swift-crypto")],
+                                                 .product(name: "Crypto", package: "swift-crypto"),
+                                                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                 .product(name: "NIOCore", package: "swift-nio"),
+                                                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                 .product(name: "NIOPosix", package: "swift-nio")],
                 swiftSettings: strict),
         .executableTarget(name: "webimage",
                           dependencies: ["WebImage", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
         .executableTarget(name: "webimage-benchmarks",
-                          dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF"],
+                          dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF",
+                                         .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport"],
                           path: "Benchmarks/WebImageBenchmarks", swiftSettings: strict),
+
+        // Test helpers shared by test targets and benchmarks: the loopback HTTP server.
+        .target(name: "TestSupport",
+                dependencies: [.product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio")],
+                path: "Tests/Support", swiftSettings: strict),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"], swiftSettings: strict),
         .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter"],
@@ -57,5 +71,6 @@ let package = Package(
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage"],
                     exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage"], swiftSettings: strict),
+        .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
     ]
 )

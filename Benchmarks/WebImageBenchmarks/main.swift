@@ -7,6 +7,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("gif", GIFBenchmarks.run),
     ("animated-memory", AnimatedMemoryBenchmark.run),
     ("cache", CacheBenchmarks.run),
+    ("loader", LoaderBenchmarks.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,0 +1,79 @@
+import WebImageCore
+import Foundation
+
+/// One caller's download: the URL, its options, how to decode, and the hooks that rewrite bytes on the way.
+///
+/// The URL, options, modifiers, decryptor and validators of the **first** caller of a URL shape the shared
+/// network request (as in SDWebImage); the decode options and `progressiveLoad` are each caller's own.
+public struct ImageDownloadRequest: Sendable {
+    /// The image URL (http, https or file).
+    public var url: URL
+    /// Per-request options. Default none.
+    public var options: WebImageDownloaderOptions
+    /// How this caller wants the bytes decoded (thumbnail size, scale…). Default: full size.
+    public var decodeOptions: ImageDecodeOptions
+    /// Rewrites the outgoing request; returning nil fails with `invalidDownloadOperation` (2000) and
+    /// nothing is sent.
+    public var requestModifier: (@Sendable (TransportRequest) -> TransportRequest?)?
+    /// Rewrites the response head; returning nil fails with `invalidDownloadResponse` (2003).
+    public var responseModifier: (@Sendable (TransportResponseHead) -> TransportResponseHead?)?
+    /// Turns the downloaded bytes into image bytes (e.g. decrypts them); returning nil fails with
+    /// `badImageData` (1001).
+    public var decryptor: (@Sendable (Data, TransportResponseHead?) -> Data?)?
+    /// The `ETag`/`Last-Modified` stored with the cached copy, sent as conditions with ``WebImageDownloaderOptions/refreshCached``.
+    public var cachedValidators: HTTPValidators?
+
+    public init(url: URL, options: WebImageDownloaderOptions = [], decodeOptions: ImageDecodeOptions = ImageDecodeOptions(),
+                requestModifier: (@Sendable (TransportRequest) -> TransportRequest?)? = nil,
+                responseModifier: (@Sendable (TransportResponseHead) -> TransportResponseHead?)? = nil,
+                decryptor: (@Sendable (Data, TransportResponseHead?) -> Data?)? = nil,
+                cachedValidators: HTTPValidators? = nil) {
+        self.url = url
+        self.options = options
+        self.decodeOptions = decodeOptions
+        self.requestModifier = requestModifier
+        self.responseModifier = responseModifier
+        self.decryptor = decryptor
+        self.cachedValidators = cachedValidators
+    }
+}
+
+/// An HTTP response's cache validators, stored with a downloaded image and sent back to revalidate it.
+public struct HTTPValidators: Sendable, Hashable {
+    /// The `ETag` header, verbatim (quotes included).
+    public var etag: String?
+    /// The `Last-Modified` header, verbatim.
+    public var lastModified: String?
+
+    public init(etag: String? = nil, lastModified: String? = nil) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    /// The validators of a response head, or nil when it has neither.
+    public init?(head: TransportResponseHead) {
+        let etag = head.value(forHeader: "ETag"), lastModified = head.value(forHeader: "Last-Modified")
+        guard etag != nil || lastModified != nil else { return nil }
+        self.init(etag: etag, lastModified: lastModified)
+    }
+
+    /// The conditional headers that ask the server whether the cached copy is still current.
+    public var conditionalHeaders: [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = []
+        if let etag { headers.append(("If-None-Match", etag)) }
+        if let lastModified { headers.append(("If-Modified-Since", lastModified)) }
+        return headers
+    }
+}
+
+/// A finished download for one caller: the image decoded with its options, the bytes, and the response.
+public struct ImageDownloadResult: Sendable {
+    /// The image, decoded with this caller's ``ImageDownloadRequest/decodeOptions``.
+    public var image: Image
+    /// The downloaded bytes (after the decryptor), for the cache to store.
+    public var data: Data
+    /// The response head (nil only for transports that send none).
+    public var response: TransportResponseHead?
+    /// The response's validators, for the cache to store and send back with ``WebImageDownloaderOptions/refreshCached``.
+    public var validators: HTTPValidators?
+}
