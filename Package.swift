@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
@@ -37,6 +38,7 @@ let package = Package(
                 swiftSettings: strict),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs",
+                                                 .product(name: "Crypto", package: "swift-crypto"),
                                                  .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                  .product(name: "NIOCore", package: "swift-nio"),
                                                  .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -59,10 +61,16 @@ let package = Package(
                 path: "Tests/Support", swiftSettings: strict),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"], swiftSettings: strict),
+        .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter"],
+                    swiftSettings: strict),
+        // Child process for the cache crash test: writes entries until it is killed.
+        .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImage"],
+                          path: "Tests/CacheCrashWriter", swiftSettings: strict),
         .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"], swiftSettings: strict),
         .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"], swiftSettings: strict),
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage"],
                     exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage"], swiftSettings: strict),
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -6,6 +6,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("webp", WebPBenchmarks.run),
     ("gif", GIFBenchmarks.run),
     ("animated-memory", AnimatedMemoryBenchmark.run),
+    ("cache", CacheBenchmarks.run),
     ("loader", LoaderBenchmarks.run),
 ]
 

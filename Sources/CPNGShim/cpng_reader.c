@@ -1,7 +1,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "cpng_internal.h"
 
 struct cpng_reader {
@@ -24,21 +23,6 @@ static void read_from_memory(png_structp png, png_bytep out, size_t length) {
     }
     memcpy(out, reader->data + reader->offset, length);
     reader->offset += length;
-}
-
-/// Asks the kernel to back a large, freshly allocated output with huge pages. Otherwise the first write to
-/// every 4 KB page faults, which costs more than decoding a big, well-compressed image into warm memory.
-static void advise_huge_pages(void *start, size_t length) {
-#ifdef MADV_HUGEPAGE
-    const uintptr_t page = 4096;
-    if (length < ((size_t)8 << 20)) return;
-    uintptr_t begin = ((uintptr_t)start + page - 1) & ~(page - 1);
-    uintptr_t end = ((uintptr_t)start + length) & ~(page - 1);
-    if (end > begin) madvise((void *)begin, end - begin, MADV_HUGEPAGE);
-#else
-    (void)start;
-    (void)length;
-#endif
 }
 
 cpng_reader *cpng_reader_create(const uint8_t *data, size_t size) {
@@ -73,7 +57,6 @@ cpng_status cpng_reader_read_image(cpng_reader *reader, void *pixels, size_t row
     if (setjmp(png_jmpbuf(reader->png))) return cpng_failure(&reader->errors);
     if (png_get_rowbytes(reader->png, reader->info) != row_bytes) png_error(reader->png, "unexpected row size");
     uint8_t *rows = pixels;
-    advise_huge_pages(rows, row_bytes * reader->header.height);
     // With interlace handling on, each pass merges its pixels into the rows already written.
     for (int pass = 0; pass < reader->passes; pass++) {
         for (png_uint_32 y = 0; y < reader->header.height; y++) {

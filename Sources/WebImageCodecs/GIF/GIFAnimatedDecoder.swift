@@ -6,7 +6,8 @@ import WebImageCore
 /// each frame decoded and composited when asked for.
 ///
 /// The last composited canvas is kept, so playing in order costs one frame decode per frame; going back
-/// replays from the nearest earlier key frame (one that covers the screen opaquely), else from frame 0.
+/// replays from the nearest earlier key frame (one that covers the screen opaquely, or follows a frame that
+/// cleared the whole screen), else from frame 0.
 final class GIFAnimatedDecoder: AnimatedImageDecoder {
     let format = ImageFormat.gif
     let pixelSize: PixelSize
@@ -15,6 +16,8 @@ final class GIFAnimatedDecoder: AnimatedImageDecoder {
     private let data: Data
     private let screen: PixelSize
     private let headers: [GIFFrameHeader]
+    /// Frames replay can start from (see ``GIFFrameHeader/isKeyFrame(after:screen:)``).
+    private let isKeyFrame: [Bool]
     private let playback: Mutex<GIFPlayback>
 
     var frameCount: Int { headers.count }
@@ -39,6 +42,7 @@ final class GIFAnimatedDecoder: AnimatedImageDecoder {
         self.data = data
         self.screen = screen
         self.headers = headers
+        isKeyFrame = headers.indices.map { headers[$0].isKeyFrame(after: $0 > 0 ? headers[$0 - 1] : nil, screen: screen) }
         self.loopCount = loopCount
         hasAlpha = alpha.hasAlpha(frameCount: headers.count)
         pixelSize = options.targetSize(forSource: screen, frameCount: headers.count) ?? screen
@@ -63,7 +67,7 @@ final class GIFAnimatedDecoder: AnimatedImageDecoder {
         if let drawn = state.drawnIndex, drawn <= index {
             next = drawn + 1
         } else {
-            next = headers[...index].lastIndex { $0.isKeyFrame(screen: screen) } ?? 0
+            next = isKeyFrame[...index].lastIndex { $0 } ?? 0
             state.canvas.reset()
         }
         state.drawnIndex = nil

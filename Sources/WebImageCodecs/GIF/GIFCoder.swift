@@ -14,6 +14,7 @@ import WebImageCore
 /// print(image.frameCount, image.frameDurations, image.loopCount)
 /// ```
 public final class GIFCoder: ProgressiveImageCoding, AnimatedImageCoding {
+    /// A stateless coder; one instance can serve every thread.
     public init() {}
 
     /// Whether the bytes start with the `GIF` signature.

@@ -48,13 +48,13 @@ enum GIFDecoding {
 /// Works out whether a GIF can show transparency without scanning pixels.
 ///
 /// True when a frame has a transparent index, the first frame leaves part of the screen uncovered, or a
-/// frame before the last clears its area to transparent.
+/// frame before the last clears its area to transparent (disposal to background, or undoing the first frame).
 struct GIFAlphaTracker {
     let screen: PixelSize
     private var count = 0
     private var transparentIndex = false
     private var firstFrameCoversScreen = false
-    /// Index of the last frame that disposes to background.
+    /// Index of the last frame that leaves its area transparent for the next one.
     private var lastClearingFrame: Int?
 
     init(screen: PixelSize) {
@@ -64,7 +64,8 @@ struct GIFAlphaTracker {
     mutating func add(_ header: GIFFrameHeader) {
         if count == 0 { firstFrameCoversScreen = ClipArea(frame: header, screen: screen).covers(screen) }
         if header.transparentIndex != nil { transparentIndex = true }
-        if header.disposal == .background { lastClearingFrame = count }
+        // Clearing the area, or undoing the first frame, leaves transparent pixels for the next frame.
+        if header.disposal == .background || (header.disposal == .previous && count == 0) { lastClearingFrame = count }
         count += 1
     }
 

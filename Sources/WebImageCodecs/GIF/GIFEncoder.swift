@@ -1,7 +1,8 @@
 import Foundation
 import WebImageCore
 
-/// Turns an ``Image`` into GIF bytes: 8-bit frames, resized per the options, quantised, written by ``GIFWriter``.
+/// Turns an ``Image`` into GIF bytes: 8-bit frames, resized per the options, quantised, laid out by
+/// ``GIFFrameOptimizer`` when animated, written by ``GIFWriter``.
 enum GIFEncoder {
     static func encode(_ image: Image, options: ImageEncodeOptions) throws -> Data {
         let source = options.firstFrameOnly ? [image.frames[0]] : image.frames
@@ -18,14 +19,10 @@ enum GIFEncoder {
             if pixels.size != size { pixels = Resampler.resample(pixels, to: size) }
             return GIFColorQuantizer.quantize(pixels)
         }
-        // Each frame covers the whole screen, so a frame with transparent pixels must start from a clear
-        // screen: every frame then disposes to background (which clears to transparent).
-        let disposal = indexed.contains { $0.transparentIndex != nil } ? 2 : 1
-        let frames = zip(source, indexed).map { frame, indexed in
-            GIFWriterFrame(width: size.width, height: size.height, colors: indexed.colors, indices: indexed.indices,
-                           transparentIndex: indexed.transparentIndex, disposal: isAnimated ? disposal : 0,
-                           delayCentiseconds: isAnimated ? centiseconds(frame.duration) : 0)
-        }
+        let frames = isAnimated
+            ? GIFFrameOptimizer.records(for: indexed, size: size, delays: source.map { centiseconds($0.duration) })
+            : [GIFWriterFrame(width: size.width, height: size.height, colors: indexed[0].colors,
+                              indices: indexed[0].indices, transparentIndex: indexed[0].transparentIndex)]
         return try GIFWriter.write(screen: size, loopCount: isAnimated ? options.loopCount ?? image.loopCount : nil,
                                    frames: frames)
     }

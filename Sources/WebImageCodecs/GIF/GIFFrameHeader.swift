@@ -43,10 +43,17 @@ struct GIFFrameHeader: Sendable {
         return seconds < 0.011 ? 0.1 : seconds
     }
 
-    /// Whether drawing this frame erases everything before it: it covers the whole screen, has no
-    /// transparent index and does not ask to be undone. Replay for random access can start at such a frame.
-    func isKeyFrame(screen: PixelSize) -> Bool {
+    /// Whether the canvas after this frame does not depend on the frames before it, so replay for random
+    /// access can start here on an empty canvas: the frame is not undone later, and either it covers the
+    /// whole screen opaquely or the previous frame cleared the whole screen.
+    func isKeyFrame(after previous: GIFFrameHeader?, screen: PixelSize) -> Bool {
+        guard disposal != .previous else { return false }
+        guard let previous else { return true }
+        if covers(screen) && transparentIndex == nil { return true }
+        return previous.disposal == .background && previous.covers(screen)
+    }
+
+    private func covers(_ screen: PixelSize) -> Bool {
         left <= 0 && top <= 0 && left + width >= screen.width && top + height >= screen.height
-            && transparentIndex == nil && disposal != .previous
     }
 }

@@ -4,7 +4,7 @@ import WebImageCore
 ///
 /// Colours are histogrammed at 5 bits per channel; the box holding the most pixels × widest spread is split
 /// at its pixel median along its widest channel until the palette is full. Each entry is the mean of the
-/// pixels in its box, and each histogram cell maps to its nearest entry.
+/// pixels in its box, and every pixel takes the entry of the box its cell fell in.
 enum GIFMedianCut {
     private static let cellCount = 32 * 32 * 32
 
@@ -29,16 +29,13 @@ enum GIFMedianCut {
         var colors = boxes.map { histogram.mean(of: $0.cells) }
         let transparentIndex = hasTransparency ? colors.count : nil
         if hasTransparency { colors.append((0, 0, 0)) }
-        let opaqueCount = boxes.count
-        var nearest = [Int16](repeating: -1, count: cellCount)
-        var indices = [UInt8](repeating: UInt8(transparentIndex ?? 0), count: pixelCount)
-        for i in 0..<pixelCount where cells[i] >= 0 {
-            let cell = Int(cells[i])
-            if nearest[cell] < 0 {
-                nearest[cell] = Int16(nearestEntry(to: histogram.mean(of: [cell]), in: colors[..<opaqueCount]))
-            }
-            indices[i] = UInt8(nearest[cell])
+        // Each cell takes its box's entry: the boxes partition the cells, so no search is needed.
+        var entryOfCell = [UInt8](repeating: 0, count: cellCount)
+        for (entry, box) in boxes.enumerated() {
+            for cell in box.cells { entryOfCell[cell] = UInt8(entry) }
         }
+        var indices = [UInt8](repeating: UInt8(transparentIndex ?? 0), count: pixelCount)
+        for i in 0..<pixelCount where cells[i] >= 0 { indices[i] = entryOfCell[Int(cells[i])] }
         return GIFIndexedFrame(colors: colors, indices: indices, transparentIndex: transparentIndex)
     }
 
@@ -55,17 +52,6 @@ enum GIFMedianCut {
             boxes.append(high)
         }
         return boxes
-    }
-
-    private static func nearestEntry(to color: GIFColor, in palette: ArraySlice<GIFColor>) -> Int {
-        var best = 0, bestDistance = Int.max
-        for (i, entry) in palette.enumerated() {
-            let dr = Int(entry.red) - Int(color.red), dg = Int(entry.green) - Int(color.green)
-            let db = Int(entry.blue) - Int(color.blue)
-            let distance = dr * dr + dg * dg + db * db
-            if distance < bestDistance { (best, bestDistance) = (i, distance) }
-        }
-        return best
     }
 
     /// Pixel counts and channel sums per 5-bit cell.

@@ -1,16 +1,26 @@
 import Foundation
 import WebImageCore
 
-/// Shows a GIF while it downloads: the first frame's rows (or interlaced passes) as they arrive.
+/// Shows a GIF while it downloads: the first frame's rows (or interlaced passes) as they arrive, then every
+/// frame as soon as it is complete.
 ///
-/// Each call re-reads the buffer up to the first frame, stopping quietly where the bytes end. A partial image
-/// is returned when more rows became decodable; once the first frame is whole, later frames are left to the
-/// final decode. With `isFinished` the result is exactly ``GIFCoder``'s one-shot decode.
+/// Each call resumes giflib where the last complete frame ended (the canvas is kept), so the bytes of a
+/// complete frame are decoded once; a frame cut off by the end of the buffer is retried on the next call.
+/// A partial image (``Image/isIncremental``) is returned when more rows of the first frame, or more frames,
+/// became decodable, else nil. With `isFinished` the result is exactly ``GIFCoder``'s one-shot decode.
 final class GIFProgressiveDecoder: ProgressiveImageDecoder {
     private let options: ImageDecodeOptions
-    /// File-order rows of the first frame already shown.
+    private var canvas: GIFCanvas?
+    private var alpha: GIFAlphaTracker?
+    private var frames: [ImageFrame] = []
+    private var loopCount: Int?
+    /// Where the records after the last complete frame start (nil before the first frame is complete).
+    private var resumeOffset: Int?
+    /// File-order rows of the incomplete first frame already shown.
     private var shownRows = 0
-    private var firstFrameComplete = false
+    /// Set at the trailer, after `firstFrameOnly`'s frame, or when a frame after a good one is damaged:
+    /// nothing more to show before the final decode.
+    private var isDone = false
 
     init(options: ImageDecodeOptions) {
         self.options = options
@@ -18,50 +28,84 @@ final class GIFProgressiveDecoder: ProgressiveImageDecoder {
 
     func decode(_ data: Data, isFinished: Bool) throws -> Image? {
         if isFinished { return try GIFDecoding.decode(data, options: options) }
-        guard !firstFrameComplete, let preview = try firstFramePreview(data), preview.rows > shownRows else { return nil }
-        shownRows = preview.rows
-        firstFrameComplete = preview.isComplete
-        let image = Image(frames: [ImageFrame(pixels: preview.pixels)], format: .gif,
-                          hasAlpha: !preview.isComplete || preview.hasAlpha, isIncremental: true)
-        return options.finish(image, sourceSize: preview.pixels.size)
-    }
-
-    /// The first frame composited from the rows decodable so far, or nil when none are.
-    private func firstFramePreview(_ data: Data) throws -> GIFPreview? {
+        guard !isDone else { return nil }
         do {
-            return try data.withUnsafeBytes { raw in
-                try GIFReader.read(raw) { reader -> GIFPreview? in
-                    let screen = reader.screen
-                    try options.checkPixelCount(width: screen.width, height: screen.height)
-                    guard let header = try reader.nextFrame() else { return nil }
-                    try GIFDecoding.checkFrameSize(header, options: options)
-                    var indices = [UInt8](repeating: 0, count: header.width * header.height)
-                    do {
-                        try indices.withUnsafeMutableBufferPointer { try reader.readPixels(of: header, into: $0) }
-                    } catch WebImageError.badImageData(.truncated) {
-                        // Keep the rows read before the bytes ran out.
-                    }
-                    let rows = reader.rowsRead
-                    guard rows > 0 else { return nil }
-                    var canvas = GIFCanvas(size: screen)
-                    indices.withUnsafeBufferPointer { canvas.draw(header, indices: $0, fileRows: rows) }
-                    var alpha = GIFAlphaTracker(screen: screen)
-                    alpha.add(header)
-                    return GIFPreview(pixels: canvas.pixels, rows: rows, isComplete: rows == header.height,
-                                      hasAlpha: alpha.hasAlpha(frameCount: 1))
-                }
-            }
-        } catch WebImageError.badImageData(.truncated) {
+            return try data.withUnsafeBytes { raw in try GIFReader.read(raw) { try advance($0) } }
+        } catch let error as WebImageError where error.isTruncation {
+            return nil
+        } catch let error as WebImageError where error.endsFrameWalk && !frames.isEmpty {
+            // Damaged after a good frame: keep showing what there is; the final decode decides.
+            isDone = true
             return nil
         }
     }
+
+    /// Decodes what the buffer newly allows and returns the partial image to show, or nil.
+    private func advance(_ reader: GIFReader) throws -> Image? {
+        let screen = reader.screen
+        if canvas == nil {
+            try options.checkPixelCount(width: screen.width, height: screen.height)
+            canvas = GIFCanvas(size: screen)
+            alpha = GIFAlphaTracker(screen: screen)
+        }
+        if let resumeOffset { reader.seek(toRecordAt: resumeOffset) }
+        let knownFrames = frames.count
+        var preview: (pixels: PixelBuffer, rows: Int)?
+        do {
+            while !isDone {
+                guard let header = try reader.nextFrame() else {
+                    isDone = true
+                    break
+                }
+                loopCount = reader.loopCount ?? loopCount
+                preview = try decodeFrame(header, reader)
+                if preview != nil { break }
+                isDone = options.firstFrameOnly
+            }
+        } catch let error as WebImageError where error.isTruncation {
+            // The buffer ends inside a record: what was complete before it stands.
+        }
+        if frames.count > knownFrames { return image(of: frames, screen: screen) }
+        guard let preview, preview.rows > shownRows else { return nil }
+        shownRows = preview.rows
+        let image = Image(frames: [ImageFrame(pixels: preview.pixels)], loopCount: loopCount ?? 1, format: .gif,
+                          hasAlpha: true, isIncremental: true)
+        return options.finish(image, sourceSize: screen)
+    }
+
+    /// Decodes one frame: a complete one is drawn and kept (nil is returned); a first frame cut off by the end
+    /// of the buffer is returned drawn as far as its rows go.
+    private func decodeFrame(_ header: GIFFrameHeader, _ reader: GIFReader) throws -> (pixels: PixelBuffer, rows: Int)? {
+        guard var drawn = canvas else { return nil }
+        try GIFDecoding.checkFrameSize(header, options: options)
+        var indices = [UInt8](repeating: 0, count: header.width * header.height)
+        do {
+            try indices.withUnsafeMutableBufferPointer { try reader.readPixels(of: header, into: $0) }
+        } catch let error as WebImageError where error.isTruncation && frames.isEmpty {
+            indices.withUnsafeBufferPointer { drawn.draw(header, indices: $0, fileRows: reader.rowsRead) }
+            return (drawn.pixels, reader.rowsRead)
+        }
+        indices.withUnsafeBufferPointer { drawn.draw(header, indices: $0, fileRows: header.height) }
+        canvas = drawn
+        alpha?.add(header)
+        frames.append(ImageFrame(pixels: drawn.pixels, duration: header.duration))
+        resumeOffset = reader.position
+        return nil
+    }
+
+    private func image(of frames: [ImageFrame], screen: PixelSize) -> Image {
+        var shown = frames
+        if shown.count == 1 { shown[0].duration = 0 }
+        let image = Image(frames: shown, loopCount: loopCount ?? 1, format: .gif,
+                          hasAlpha: alpha?.hasAlpha(frameCount: frames.count) ?? true, isIncremental: true)
+        return options.finish(image, sourceSize: screen)
+    }
 }
 
-/// The first frame as far as it could be decoded.
-private struct GIFPreview {
-    var pixels: PixelBuffer
-    /// File-order rows decoded.
-    var rows: Int
-    var isComplete: Bool
-    var hasAlpha: Bool
+extension WebImageError {
+    /// Whether the bytes ended before the image did.
+    var isTruncation: Bool {
+        if case .badImageData(.truncated) = self { return true }
+        return false
+    }
 }

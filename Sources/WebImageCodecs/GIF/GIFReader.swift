@@ -10,6 +10,8 @@ final class GIFReader {
     private let handle: UnsafeMutablePointer<GifFileType>
     private let source: GIFByteSource
     private var pendingControl: GraphicsControlBlock?
+    /// The global colour table, built once for all frames that use it.
+    private lazy var globalPalette: GIFPalette = handle.pointee.SColorMap.map { GIFPalette(colorMap: $0) } ?? .black
 
     /// The logical screen every frame is composited onto.
     let screen: PixelSize
@@ -36,7 +38,11 @@ final class GIFReader {
         return try withExtendedLifetime(source) { try body(GIFReader(handle: handle, source: source)) }
     }
 
-    /// Moves to a record found by an earlier walk over the same bytes (``GIFFrameHeader/recordOffset``).
+    /// Offset of the next byte giflib will read: after a frame's pixels, where the following records start.
+    var position: Int { source.position }
+
+    /// Moves to a record boundary found by an earlier walk over the same bytes (a ``GIFFrameHeader/recordOffset``
+    /// or a ``position`` after a frame).
     func seek(toRecordAt offset: Int) {
         source.position = offset
         pendingControl = nil
@@ -108,7 +114,7 @@ final class GIFReader {
         let image = handle.pointee.Image
         let control = pendingControl
         pendingControl = nil
-        let palette = (image.ColorMap ?? handle.pointee.SColorMap).map { GIFPalette(colorMap: $0) } ?? .black
+        let palette = image.ColorMap.map { GIFPalette(colorMap: $0) } ?? globalPalette
         let transparent = control.map { Int($0.TransparentColor) } ?? Int(NO_TRANSPARENT_COLOR)
         return GIFFrameHeader(
             left: Int(image.Left), top: Int(image.Top), width: Int(image.Width), height: Int(image.Height),

@@ -37,7 +37,6 @@ enum JPEGDecoding {
         let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
         let pixels = try PixelBuffer(width: output.width, height: output.height) { out in
             guard let destination = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-            HugePageHint.apply(to: out)
             let status = tjDecompress2(handle.raw, base, size, destination, Int32(output.width), 0,
                                        Int32(output.height), Int32(format.rawValue), TJFLAG_LIMITSCANS)
             if status != 0 {

@@ -67,7 +67,6 @@ final class WebPAnimationReader {
     func next() throws -> PixelBuffer {
         let canvas = try advance()
         let full = PixelBuffer(width: canvasSize.width, height: canvasSize.height, format: .rgba8) { out in
-            HugePageAdvice.advise(out)
             out.copyMemory(from: UnsafeRawBufferPointer(start: canvas, count: out.count))
         }
         return Resampler.resample(full, to: outputSize)

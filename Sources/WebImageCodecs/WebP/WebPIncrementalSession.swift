@@ -73,7 +73,6 @@ final class WebPIncrementalSession {
     /// A copy of the output buffer as it is now.
     func snapshot() -> PixelBuffer {
         PixelBuffer(width: output.width, height: output.height, format: .rgba8) { out in
-            HugePageAdvice.advise(out)
             out.copyMemory(from: UnsafeRawBufferPointer(buffer))
         }
     }

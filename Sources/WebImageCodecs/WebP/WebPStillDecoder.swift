@@ -14,7 +14,6 @@ enum WebPStillDecoder {
         let target = options.targetSize(forSource: source) ?? source
         var config = try makeConfig(source: source, target: target)
         let pixels = try PixelBuffer(width: target.width, height: target.height, format: .rgba8) { raw in
-            HugePageAdvice.advise(raw)
             attach(raw, to: &config.output, width: target.width)
             let status = data.withUnsafeBytes { bytes in
                 WebPDecode(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &config)

@@ -32,12 +32,14 @@ public struct PixelBuffer: Sendable, Hashable {
     /// Allocates uninitialised storage and lets `body` fill every byte (a C decoder writing in place).
     ///
     /// `body` receives the buffer and must initialise all of it before returning normally; if it throws,
-    /// the storage is discarded.
+    /// the storage is discarded. Large buffers are backed by huge pages where the system allows (see
+    /// ``HugePages``), which matters as much as the decoder's own speed for big images.
     public init(width: Int, height: Int, format: PixelFormat = .rgba8,
                 initializingWith body: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
         precondition(width > 0 && height > 0, "PixelBuffer needs a positive size")
         let count = width * height * format.bytesPerPixel
         let bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
             try body(UnsafeMutableRawBufferPointer(buffer))
             initialized = count
         }

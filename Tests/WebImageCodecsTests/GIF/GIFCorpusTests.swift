@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WebImageCore
+import WebImage
 @testable import WebImageCodecs
 
 /// What an independent decoder reports for one corpus sample.
@@ -159,7 +159,13 @@ struct GIFFrameProbe: Sendable, CustomStringConvertible {
         #expect(try decoder.frame(at: 3).size == PixelSize(width: 58, height: 50))
     }
 
-    @Test func registeredInBuiltInCoders() {
+    @Test func sharedManagerDecodesAnimatesAndStreamsGIF() throws {
         #expect(BuiltInCoders.makeAll().contains { $0 is GIFCoder })
+        let data = try GIFTestSupport.corpus("samples", "beacon.gif")
+        #expect(try CodersManager.shared.decode(data, options: .init()).frameCount == 2)
+        #expect(try CodersManager.shared.animatedDecoder(for: data, options: .init())?.frameCount == 2)
+        #expect(CodersManager.shared.progressiveDecoder(for: data.prefix(1), options: .init()) != nil)
+        let encoded = try CodersManager.shared.encode(try GIFCoder().decode(data, options: .init()), as: .gif, options: .init())
+        #expect(try GIFCoder().decode(encoded, options: .init()).frames == GIFCoder().decode(data, options: .init()).frames)
     }
 }

@@ -50,6 +50,39 @@ import WebImageCore
         #expect(finished.pixels == final.pixels)
     }
 
+    @Test func framesAppearAsTheyArrive() throws {
+        let data = try GIFTestSupport.corpus("samples", "moon_impact.gif")
+        let final = try GIFCoder().decode(data, options: .init())
+        let decoder = GIFCoder().makeProgressiveDecoder(options: .init())
+        var frameCounts: [Int] = []
+        // The last prefix lacks only the trailer byte, so every frame is complete.
+        for length in Array(stride(from: 500, to: data.count - 1, by: 3000)) + [data.count - 1] {
+            guard let partial = try decoder.decode(data.prefix(length), isFinished: false) else { continue }
+            #expect(partial.isIncremental)
+            guard partial.frameCount > 1 else { continue }
+            // Complete frames only: each equals the final image's frame, with its duration.
+            #expect(partial.frames == Array(final.frames.prefix(partial.frameCount)))
+            #expect(partial.loopCount == 10)
+            frameCounts.append(partial.frameCount)
+        }
+        #expect(frameCounts == frameCounts.sorted() && Set(frameCounts).count == frameCounts.count)
+        #expect(frameCounts.count >= 8)
+        #expect(frameCounts.last == 14)
+        #expect(try decoder.decode(data, isFinished: true)?.frames == final.frames)
+    }
+
+    @Test func partialImagesHonourThumbnailOptions() throws {
+        let data = try Self.opaqueGIF(interlaced: false)
+        let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 10, height: 10))
+        let decoder = GIFCoder().makeProgressiveDecoder(options: options)
+        // giflib decodes whole 255-byte sub-blocks: at three quarters, some rows are ready.
+        let partial = try #require(try decoder.decode(data.prefix(data.count * 3 / 4), isFinished: false))
+        #expect(partial.pixelSize == PixelSize(width: 10, height: 10))
+        #expect(partial.isIncremental && partial.isThumbnail)
+        let final = try #require(try decoder.decode(data, isFinished: true))
+        #expect(final.pixels == (try GIFCoder().decode(data, options: options)).pixels)
+    }
+
     @Test func headerOnlyPrefixesGiveNothingAndGarbageThrows() throws {
         let data = try Self.opaqueGIF(interlaced: false)
         let decoder = GIFCoder().makeProgressiveDecoder(options: .init())
@@ -92,6 +125,18 @@ import WebImageCore
             #expect(try decoder.frame(at: index) == full.frames[index].pixels, "frame \(index)")
         }
         #expect(GIFTestSupport.badDataReason { _ = try decoder.frame(at: 12) } == .frameOutOfRange(index: 12, count: 12))
+    }
+
+    /// Our encoder clears the screen after each transparent frame, so every frame is a restart point.
+    @Test func randomAccessOverEncodedTransparentAnimation() throws {
+        let frames = (0..<6).map { (i: Int) -> ImageFrame in
+            let level = UInt8(i * 40), lastAlpha: UInt8 = i % 2 == 0 ? 255 : 0
+            let quads: [[UInt8]] = [[level, 0, 0, 255], [0, 0, 0, 0], [0, lastAlpha == 0 ? 0 : level, 0, lastAlpha]]
+            return ImageFrame(pixels: GIFTestSupport.buffer(width: 3, height: 1, quads), duration: 0.1)
+        }
+        let data = try GIFCoder().encode(Image(frames: frames), as: .gif, options: .init())
+        let decoder = try GIFCoder().makeAnimatedDecoder(data, options: .init())
+        for index in [5, 2, 4, 0, 3, 1] { #expect(try decoder.frame(at: index) == frames[index].pixels, "frame \(index)") }
     }
 
     @Test func animatedDecoderIsSafeAcrossThreads() async throws {

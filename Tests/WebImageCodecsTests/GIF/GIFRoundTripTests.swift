@@ -69,6 +69,36 @@ import WebImageCore
         #expect(decoded.frames.map(\.pixels) == [opaque, holed])
     }
 
+    @Test func animationStoresOnlyWhatChanges() throws {
+        let background = Self.distinctColors(width: 64, height: 64, count: 200)
+        let frames = (0..<20).map { (i: Int) -> ImageFrame in
+            var quads = GIFTestSupport.quads(background)
+            for y in 10..<14 { for x in (i * 2)..<(i * 2 + 4) { quads[y * 64 + x] = [255, 255, 255, 255] } }
+            return ImageFrame(pixels: GIFTestSupport.buffer(width: 64, height: 64, quads), duration: 0.05)
+        }
+        let animation = try GIFCoder().encode(Image(frames: frames), as: .gif, options: .init())
+        let still = try GIFCoder().encode(Image(pixels: frames[0].pixels), as: .gif, options: .init())
+        // 19 small changed rectangles cost less than one more full frame.
+        #expect(animation.count < still.count * 2)
+        let decoded = try GIFCoder().decode(animation, options: .init())
+        #expect(decoded.frames.map(\.pixels) == frames.map(\.pixels))
+    }
+
+    /// Random frames where pixels switch between colours and transparency in every direction.
+    @Test func transparencyTransitionsRoundTripExactly() throws {
+        var random = GIFFuzzTests.Generator(state: 42)
+        let choices: [[UInt8]] = [[0, 0, 0, 0], [200, 10, 10, 255], [10, 200, 10, 255], [10, 10, 200, 255]]
+        let frames = (0..<25).map { (i: Int) -> ImageFrame in
+            let quads = (0..<30).map { (_: Int) -> [UInt8] in choices[random.next(i % 5 == 0 ? 2 : 4)] }
+            return ImageFrame(pixels: GIFTestSupport.buffer(width: 6, height: 5, quads), duration: 0.1)
+        }
+        let decoded = try Self.roundTrip(Image(frames: frames))
+        #expect(decoded.frames.map(\.pixels) == frames.map(\.pixels))
+        let decoder = try GIFCoder().makeAnimatedDecoder(try GIFCoder().encode(Image(frames: frames), as: .gif, options: .init()),
+                                                         options: .init())
+        for index in [24, 3, 17, 0, 9] { #expect(try decoder.frame(at: index) == frames[index].pixels) }
+    }
+
     @Test func richImageIsQuantisedCloselyToAtMost256Colors() throws {
         let quads = (0..<64 * 64).map { i -> [UInt8] in
             let x = i % 64, y = i / 64

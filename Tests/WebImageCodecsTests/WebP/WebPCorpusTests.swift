@@ -89,5 +89,50 @@ struct WebPReference: Sendable, CustomStringConvertible {
         let image = try CodersManager.shared.decode(try corpusData("test.webp"), options: .init())
         #expect(image.format == .webp)
         #expect(CodersManager.shared.canEncode(to: .webp))
+        #expect(CodersManager.shared.progressiveDecoder(for: try corpusData("test.webp").prefix(16), options: .init()) != nil)
+        #expect(try CodersManager.shared.animatedDecoder(for: try corpusData("test.webp"), options: .init())?.frameCount == 1)
+    }
+}
+
+@Suite struct WebPCorruptionTests {
+    /// Deterministically damaged copies of real files: every path (one-shot, progressive, lazy frames) ends in
+    /// an image or a ``WebImageError``, never a crash.
+    @Test(arguments: ["test.webp", "lossless_vec_1_6.webp", "lossy_alpha2.webp", "alpha_filter_2.webp"])
+    func damagedFilesNeverCrash(file: String) throws {
+        let original = [UInt8](try TestPaths.data(TestPaths.corpus.appendingPathComponent("webp/\(file)")))
+        var state: UInt32 = 99
+        var rejected = 0
+        for round in 0..<24 {
+            var bytes = original
+            for _ in 0..<(1 + round % 4) {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                // Even rounds hit the chunk headers, odd rounds anywhere.
+                let span = round.isMultiple(of: 2) ? min(48, bytes.count - 12) : bytes.count - 12
+                let position = 12 + Int(state >> 8) % span
+                bytes[position] ^= UInt8(truncatingIfNeeded: state | 1)
+            }
+            let data = Data(bytes)
+            if !expectImageOrTypedError({ _ = try WebPCoder().decode(data, options: .init()) }) { rejected += 1 }
+            expectImageOrTypedError {
+                let decoder = WebPCoder().makeProgressiveDecoder(options: .init())
+                _ = try decoder.decode(data.prefix(data.count / 2), isFinished: false)
+                _ = try decoder.decode(data, isFinished: true)
+            }
+            expectImageOrTypedError { _ = try WebPCoder().makeAnimatedDecoder(data, options: .init()).frame(at: 0) }
+        }
+        // The damage is real: libwebp rejects some copies (others still decode, with damaged pixels).
+        #expect(rejected > 0)
+    }
+
+    /// Runs `body`; returns true when it succeeded, false when it threw (which must be a ``WebImageError``).
+    @discardableResult
+    private func expectImageOrTypedError(_ body: () throws -> Void) -> Bool {
+        do {
+            try body()
+            return true
+        } catch {
+            #expect(error is WebImageError)
+            return false
+        }
     }
 }

@@ -4,12 +4,12 @@ import Glibc
 
 /// Asks Linux to back a large, freshly allocated pixel buffer with 2 MB transparent huge pages.
 ///
-/// A 12 MP RGBA buffer (48 MB) is above glibc's mmap threshold, so every decode gets brand-new pages and
-/// the kernel takes ~12,000 page faults filling it; on a loaded machine those faults cost more than the
-/// decode itself. With `MADV_HUGEPAGE` (the kernel's default THP mode is "madvise") the same buffer takes
-/// ~24 faults. Only whole 2 MB blocks inside the buffer are advised; elsewhere this does nothing.
-enum HugePageAdvice {
-    /// Buffers smaller than this are left alone (they usually come from reused heap memory).
+/// A 12 MP RGBA raster (48 MB) is above glibc's mmap threshold, so every decode gets brand-new pages and
+/// the kernel takes ~12,000 page faults while the decoder fills them — on a loaded machine more than the
+/// decode itself. With `MADV_HUGEPAGE` (Debian's THP mode is "madvise") the same buffer takes a few dozen.
+/// Only whole 2 MB blocks inside the buffer are advised; smaller buffers and other systems are left alone.
+enum HugePages {
+    /// Buffers below this usually come from reused heap memory and gain nothing.
     static let minimumBytes = 8 << 20
 
     static func advise(_ buffer: UnsafeMutableRawBufferPointer) {

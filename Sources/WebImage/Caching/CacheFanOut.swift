@@ -1,0 +1,71 @@
+import Synchronization
+
+/// Runs one operation over a ``CachesManager``'s caches by policy and answers exactly once.
+///
+/// `isHit` marks an answer that settles a query or contains (the first one wins); otherwise the answer is
+/// `merge` of every cache's answer (store: the first error), or `empty` with no caches. Cancelling the
+/// returned token cancels every started sub-operation and answers the sub-operations' cancelled value.
+struct CacheFanOut<T: Sendable>: Sendable {
+    /// Lowest priority first.
+    var caches: [any ImageCaching]
+    var policy: CachesManager.Policy
+    var empty: T
+    var isHit: @Sendable (T) -> Bool
+    var merge: @Sendable (T, T) -> T
+
+    typealias Start = @Sendable (any ImageCaching, @escaping @Sendable (T) -> Void) -> CacheToken
+
+    func run(_ completion: (@Sendable (T) -> Void)?, start: @escaping Start) -> CacheToken {
+        switch policy {
+        case .highestOnly, .lowestOnly:
+            guard let cache = policy == .highestOnly ? caches.last : caches.first else {
+                completion?(empty)
+                return .completed()
+            }
+            return start(cache) { completion?($0) }
+        case .concurrent, .serial:
+            guard !caches.isEmpty else {
+                completion?(empty)
+                return .completed()
+            }
+            let empty = empty
+            let outer = CacheToken { completion?(empty) }
+            let deliver: @Sendable (T) -> Void = { if outer.complete() { completion?($0) } }
+            if policy == .concurrent {
+                runConcurrently(outer: outer, deliver: deliver, start: start)
+            } else {
+                runSerially(from: caches.count - 1, merged: nil, outer: outer, deliver: deliver, start: start)
+            }
+            return outer
+        }
+    }
+
+    private func runConcurrently(outer: CacheToken, deliver: @escaping @Sendable (T) -> Void, start: Start) {
+        let tally = Mutex<(remaining: Int, merged: T?)>((caches.count, nil))
+        let isHit = isHit, merge = merge
+        for cache in caches.reversed() {
+            let child = start(cache) { value in
+                if isHit(value) { return deliver(value) }
+                let all: T? = tally.withLock { tally in
+                    tally.remaining -= 1
+                    tally.merged = tally.merged.map { merge($0, value) } ?? value
+                    return tally.remaining == 0 ? tally.merged : nil
+                }
+                if let all { deliver(all) }
+            }
+            outer.addChild(child)
+        }
+    }
+
+    /// Asks `caches[index]`, then the next lower one, until a hit or the lowest has answered.
+    private func runSerially(from index: Int, merged: T?, outer: CacheToken,
+                             deliver: @escaping @Sendable (T) -> Void, start: @escaping Start) {
+        guard !outer.isFinished else { return }
+        let child = start(caches[index]) { value in
+            let soFar = merged.map { self.merge($0, value) } ?? value
+            if self.isHit(value) || index == 0 { return deliver(self.isHit(value) ? value : soFar) }
+            self.runSerially(from: index - 1, merged: soFar, outer: outer, deliver: deliver, start: start)
+        }
+        outer.addChild(child)
+    }
+}

@@ -1,0 +1,45 @@
+import Crypto
+import Foundation
+
+extension DiskCache {
+    /// The longest path extension kept in a file name: 255 (the name limit) − 32 (MD5 hex) − 1 (the dot).
+    static let maxFileExtensionLength = 222
+
+    /// SDWebImage's file name for a key: lowercase hex MD5 of its UTF-8 bytes, plus "." and the URL's path
+    /// extension.
+    ///
+    /// The extension is the URL path's (a query or fragment never contributes, even with dots in it), or the
+    /// key's own when it is not a URL; `:` and NUL are removed from it, and it is dropped when empty or longer
+    /// than 222 characters. `https://placehold.co/50x50.jpg` → `e9936aba8d7f7fcca7813d72290de957.jpg`.
+    public static func fileName(forKey key: String) -> String {
+        let hash = hashedName(forKey: key)
+        let ext = fileExtension(forKey: key)
+        return ext.isEmpty ? hash : hash + "." + ext
+    }
+
+    /// The name without extension: lowercase hex MD5 of the key's UTF-8 bytes (where reads fall back to).
+    static func hashedName(forKey key: String) -> String {
+        let digest = Insecure.MD5.hash(data: Array(key.utf8))
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var chars = [UInt8]()
+        chars.reserveCapacity(32)
+        for byte in digest {
+            chars.append(hex[Int(byte >> 4)])
+            chars.append(hex[Int(byte & 0x0F)])
+        }
+        return String(decoding: chars, as: UTF8.self)
+    }
+
+    static func fileExtension(forKey key: String) -> String {
+        let raw = URL(string: key)?.pathExtension ?? lastPathExtension(of: key)
+        let cleaned = raw.filter { $0 != ":" && $0 != "\0" }
+        return cleaned.utf16.count > maxFileExtensionLength ? "" : cleaned
+    }
+
+    /// The extension of the last path component of a non-URL key (`NSString.pathExtension`).
+    private static func lastPathExtension(of key: String) -> String {
+        let component = key.split(separator: "/", omittingEmptySubsequences: true).last ?? ""
+        guard let dot = component.lastIndex(of: "."), dot != component.startIndex else { return "" }
+        return String(component[component.index(after: dot)...])
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+extension ImageCache {
+    /// Everything that shapes an ``ImageCache`` (SDWebImage's `SDImageCacheConfig`); fixed at init.
+    public struct Configuration: Sendable, Hashable {
+        /// Keep decoded images in memory. Default true.
+        public var shouldCacheImagesInMemory: Bool
+        /// Keep images evicted from memory findable while the app still holds them. Default false.
+        public var shouldUseWeakMemoryCache: Bool
+        /// The memory cache's total cost limit in bytes. Default 0: unlimited.
+        public var maxMemoryCost: Int
+        /// The memory cache's entry limit. Default 0: unlimited.
+        public var maxMemoryCount: Int
+        /// Seconds a disk entry lives. Default one week; negative: forever; 0: expires at the next cleanup.
+        public var maxDiskAge: TimeInterval
+        /// The disk cache's size limit in bytes, enforced on every write. Default 0: unlimited.
+        public var maxDiskSize: Int
+        /// The date disk entries age by. Default ``DiskCacheExpireType/accessDate``.
+        public var diskCacheExpireType: DiskCacheExpireType
+        /// Seconds between automatic ``ImageCache/deleteOldFiles(completion:)`` runs. Default 3600;
+        /// nil: only on demand.
+        public var expirationInterval: TimeInterval?
+        /// How disk entries are written. Default none.
+        public var diskWritingOptions: DiskWritingOptions
+        /// Store extended data in extended attributes (falling back to sidecar files where unsupported).
+        /// Default true.
+        public var useExtendedAttributes: Bool
+
+        public init(shouldCacheImagesInMemory: Bool = true, shouldUseWeakMemoryCache: Bool = false,
+                    maxMemoryCost: Int = 0, maxMemoryCount: Int = 0, maxDiskAge: TimeInterval = 7 * 24 * 3600,
+                    maxDiskSize: Int = 0, diskCacheExpireType: DiskCacheExpireType = .accessDate,
+                    expirationInterval: TimeInterval? = 3600, diskWritingOptions: DiskWritingOptions = [],
+                    useExtendedAttributes: Bool = true) {
+            self.shouldCacheImagesInMemory = shouldCacheImagesInMemory
+            self.shouldUseWeakMemoryCache = shouldUseWeakMemoryCache
+            self.maxMemoryCost = maxMemoryCost
+            self.maxMemoryCount = maxMemoryCount
+            self.maxDiskAge = maxDiskAge
+            self.maxDiskSize = maxDiskSize
+            self.diskCacheExpireType = diskCacheExpireType
+            self.expirationInterval = expirationInterval
+            self.diskWritingOptions = diskWritingOptions
+            self.useExtendedAttributes = useExtendedAttributes
+        }
+
+        var memory: MemoryCache.Configuration {
+            MemoryCache.Configuration(costLimit: maxMemoryCost, countLimit: maxMemoryCount,
+                                      shouldUseWeakCache: shouldUseWeakMemoryCache)
+        }
+
+        var disk: DiskCache.Configuration {
+            DiskCache.Configuration(maxDiskAge: maxDiskAge, maxDiskSize: maxDiskSize, expireType: diskCacheExpireType,
+                                    writingOptions: diskWritingOptions, useExtendedAttributes: useExtendedAttributes)
+        }
+    }
+}

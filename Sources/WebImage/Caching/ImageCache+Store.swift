@@ -1,0 +1,65 @@
+import Foundation
+
+extension ImageCache {
+    /// Stores `image` under `key`: in memory before returning, on disk on the I/O queue.
+    ///
+    /// Disk gets `data` when given (the original bytes), else the image encoded as
+    /// ``encodingFormat(for:)`` chooses, with its extended data alongside. The completion answers nil, or the
+    /// error that kept the entry off disk (``WebImageError/encodingFailed(format:reason:)``,
+    /// ``WebImageError/cacheFailure(path:reason:)``; ``WebImageError/cancelled`` when cancelled before the
+    /// write started). A nil key, or neither image nor data, answers nil at once and stores nothing.
+    @discardableResult
+    public func storeImage(_ image: Image?, data: Data? = nil, forKey key: String?, cacheType: ImageCacheType = .all,
+                           completion: (@Sendable (WebImageError?) -> Void)? = nil) -> CacheToken {
+        guard let key, image != nil || data != nil else { return answerNow(nil, completion) }
+        if cacheType.includesMemory, configuration.shouldCacheImagesInMemory, let image {
+            memoryCache.setImage(image, forKey: key)
+        }
+        guard cacheType.includesDisk else { return answerNow(nil, completion) }
+        return ioOperation(cancelled: WebImageError.cancelled, completion: completion) {
+            self.writeToDisk(image, data: data, forKey: key)
+        }
+    }
+
+    /// Stores raw bytes on disk only (never touching memory), on the I/O queue.
+    @discardableResult
+    public func storeImageDataToDisk(_ data: Data, forKey key: String,
+                                     completion: (@Sendable (WebImageError?) -> Void)? = nil) -> CacheToken {
+        ioOperation(cancelled: WebImageError.cancelled, completion: completion) {
+            self.writeToDisk(nil, data: data, forKey: key)
+        }
+    }
+
+    /// Async ``storeImageDataToDisk(_:forKey:completion:)``.
+    public func storeImageDataToDisk(_ data: Data, forKey key: String) async throws {
+        let error = await awaitToken { done in self.storeImageDataToDisk(data, forKey: key) { done($0) } }
+        if let error { throw error }
+    }
+
+    /// The format an image stored without its bytes is encoded in: its own format when known and encodable,
+    /// else GIF for several frames, PNG when it has alpha, JPEG when opaque.
+    public func encodingFormat(for image: Image) -> ImageFormat {
+        if image.format != .undefined, coders.canEncode(to: image.format) { return image.format }
+        if image.isAnimated { return .gif }
+        return image.hasAlpha ? .png : .jpeg
+    }
+
+    private func writeToDisk(_ image: Image?, data: Data?, forKey key: String) -> WebImageError? {
+        do {
+            let bytes: Data
+            if let data {
+                bytes = data
+            } else if let image {
+                bytes = try coders.encode(image, as: encodingFormat(for: image), options: ImageEncodeOptions())
+            } else {
+                return nil
+            }
+            try diskCache.setData(bytes, forKey: key, extendedData: image?.extendedData)
+            return nil
+        } catch let error as WebImageError {
+            return error
+        } catch {
+            return .cacheFailure(path: diskCache.path(forKey: key), reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import WebImage
+
+/// `webimage convert IN OUT`: re-encode an image, keeping its animation where the target format can hold one.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Re-encode an image as JPEG, PNG (APNG), GIF or WebP.",
+        discussion: """
+            The format comes from --format or OUT's extension. GIF, PNG (as APNG) and WebP keep every frame of \
+            an animation; JPEG gets the first frame.
+            """)
+
+    @Argument(help: ArgumentHelp("The image to read.", valueName: "IN"))
+    var input: String
+
+    @Argument(help: ArgumentHelp("The file to write.", valueName: "OUT"))
+    var output: String
+
+    @Option(help: ArgumentHelp("Output format: jpeg, png, gif or webp (default: from OUT's extension).",
+                               valueName: "FORMAT"))
+    var format: String?
+
+    @Option(help: ArgumentHelp("Lossy quality from 0 to 1 (JPEG, lossy WebP). Default 1.", valueName: "Q"))
+    var quality: Double?
+
+    @Flag(help: "Encode WebP losslessly.")
+    var lossless = false
+
+    @Option(help: ArgumentHelp("Shrink (keeping the aspect ratio) to fit this size.", valueName: "WxH"))
+    var maxPixelSize: PixelSize?
+
+    @Option(help: ArgumentHelp("Pick the highest quality whose output fits in this many bytes.", valueName: "BYTES"))
+    var maxFileSize: Int?
+
+    func run() throws {
+        try reportingFailures(subject: input) {
+            let data = try FileIO.read(input)
+            let target = try OutputFormat.resolve(format, path: output)
+            let options = try encodeOptions(animated: OutputFormat.keepsAnimation(target))
+            let image = try ImageInput.decode(data, from: input,
+                                              options: ImageDecodeOptions(firstFrameOnly: options.firstFrameOnly))
+            let bytes = try OutputFormat.encode(image, as: target, options: options, path: output)
+            try FileIO.write(bytes, to: output)
+            let frames = options.firstFrameOnly ? 1 : image.frameCount
+            print("\(output): \(target.rawValue), \(image.pixelSize), \(frames) frame\(frames == 1 ? "" : "s"), \(bytes.count) bytes")
+        }
+    }
+
+    /// The encode options from the flags; bad values fail naming the output file.
+    private func encodeOptions(animated: Bool) throws -> ImageEncodeOptions {
+        if let quality, !(0...1).contains(quality) {
+            throw CLIFailure(subject: output, reason: "bad --quality \(quality): give a number from 0 to 1")
+        }
+        if let maxFileSize, maxFileSize <= 0 {
+            throw CLIFailure(subject: output, reason: "bad --max-file-size \(maxFileSize): give a positive byte count")
+        }
+        return ImageEncodeOptions(quality: quality ?? 1, lossless: lossless, maxPixelSize: maxPixelSize,
+                                  maxFileSize: maxFileSize, firstFrameOnly: !animated)
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import WebImage
+
+/// `webimage decode FILE -o OUT`: decode (optionally as a thumbnail) and write one frame as PAM or an image file.
+struct DecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode an image and write one composited frame.",
+        discussion: """
+            OUT ending in .pam is written exactly as `dwebp -pam` writes it (P7, RGB_ALPHA, 8-bit); any other \
+            extension (.png, .jpg, .gif, .webp) is encoded in that format.
+            """)
+
+    @Argument(help: "The image file.")
+    var file: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.pam, .png, .jpg, .gif or .webp).", valueName: "OUT"))
+    var output: String
+
+    @Option(help: ArgumentHelp("Decode to fit inside this size (keeping the aspect ratio unless --stretch).",
+                               valueName: "WxH"))
+    var thumbnail: PixelSize?
+
+    @Flag(help: "With --thumbnail, stretch to exactly WxH instead of keeping the aspect ratio.")
+    var stretch = false
+
+    @Option(help: ArgumentHelp("The frame to write (0-based).", valueName: "N"))
+    var frame = 0
+
+    @Flag(help: "Turn the pixels upright by the EXIF orientation.")
+    var applyOrientation = false
+
+    @Option(help: ArgumentHelp("Scale down so all frames fit in this many bytes of RGBA.", valueName: "BYTES"))
+    var scaleDownLimit: Int?
+
+    func run() throws {
+        try reportingFailures(subject: file) {
+            let kind = try OutputKind(path: output)
+            guard frame >= 0 else { throw CLIFailure(subject: file, reason: "bad --frame \(frame): give 0 or more") }
+            if let scaleDownLimit, scaleDownLimit <= 0 {
+                throw CLIFailure(subject: file, reason: "bad --scale-down-limit \(scaleDownLimit): give a positive byte count")
+            }
+            let options = ImageDecodeOptions(thumbnailPixelSize: thumbnail, preserveAspectRatio: !stretch,
+                                             scaleDownLimitBytes: scaleDownLimit, applyOrientation: applyOrientation)
+            let image = try ImageInput.decode(file, options: options)
+            guard frame < image.frameCount else {
+                throw CLIFailure(subject: file,
+                                 error: WebImageError.badImageData(.frameOutOfRange(index: frame, count: image.frameCount)))
+            }
+            let picked = image.with(frames: [ImageFrame(pixels: image.frames[frame].pixels)])
+            let bytes = try kind.data(for: picked, path: output)
+            try FileIO.write(bytes, to: output)
+            print("\(output): \(picked.pixelSize) frame \(frame) of \(image.frameCount), \(bytes.count) bytes")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import WebImage
+
+/// Which format an output file gets: from `--format` when given, else from its extension.
+enum OutputFormat {
+    /// The formats the messages suggest.
+    static let choices = "jpeg, png, gif or webp"
+
+    /// The format for `path`: `format` (`jpeg`, `jpg`, `png`, `gif`, `webp`, …) if given, else the extension's.
+    ///
+    /// Fails naming `path` when the name is unknown or no registered coder writes that format, before any
+    /// decoding work is done.
+    static func resolve(_ format: String?, path: String) throws -> ImageFormat {
+        let resolved: ImageFormat
+        if let format {
+            guard let named = ImageFormat(fileExtension: format) else {
+                throw CLIFailure(subject: path, reason: "unknown --format '\(format)': use \(choices)")
+            }
+            resolved = named
+        } else {
+            let ext = (path as NSString).pathExtension
+            guard let named = ImageFormat(fileExtension: ext) else {
+                let shown = ext.isEmpty ? "no extension" : "extension '.\(ext)'"
+                throw CLIFailure(subject: path, reason: "cannot tell the format from \(shown): add --format \(choices)")
+            }
+            resolved = named
+        }
+        try requireEncoder(resolved, path: path)
+        return resolved
+    }
+
+    /// Fails naming `path` when `CodersManager.shared` has no encoder for `format`.
+    static func requireEncoder(_ format: ImageFormat, path: String) throws {
+        guard CodersManager.shared.canEncode(to: format) else {
+            throw CLIFailure(subject: path,
+                             error: WebImageError.encodingFailed(format: format, reason: "no registered coder writes it"))
+        }
+    }
+
+    /// Whether `format` can hold an animation, so `convert` keeps every frame.
+    static func keepsAnimation(_ format: ImageFormat) -> Bool {
+        [.gif, .png, .webp].contains(format)
+    }
+
+    /// `image` encoded as `format`; encoder errors become failures about `path`.
+    static func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions, path: String) throws -> Data {
+        do {
+            return try CodersManager.shared.encode(image, as: format, options: options)
+        } catch {
+            throw CLIFailure(subject: path, error: error)
+        }
+    }
+}

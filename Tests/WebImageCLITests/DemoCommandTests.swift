@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import WebImage
+
+/// `webimage demo --out DIR`: runs offline, exits 0, writes every file, a contact sheet and a report.
+@Suite struct DemoCommandTests {
+    @Test func demoWritesContactSheetAndReport() throws {
+        let dir = try TemporaryDirectory()
+        let out = dir.path("demo")
+        let result = try CLIRunner.run(["demo", "--out", out])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.contains("contact sheet"))
+
+        let sheetData = try Data(contentsOf: URL(fileURLWithPath: out + "/contact-sheet.png"))
+        let sheet = try CodersManager.shared.decode(sheetData, options: ImageDecodeOptions())
+        #expect(sheet.format == .png)
+        // Eight results: 4 columns × 2 rows of 160×120 boxes with labels.
+        #expect(sheet.pixelSize == PixelSize(width: 700, height: 320))
+
+        let reportData = try Data(contentsOf: URL(fileURLWithPath: out + "/report.json"))
+        let report = try #require(try JSONSerialization.jsonObject(with: reportData) as? [String: Any])
+        #expect(report["ok"] as? Bool == true)
+        let steps = try #require(report["steps"] as? [[String: Any]])
+        #expect(steps.count == 9)
+        #expect(steps.allSatisfy { $0["ok"] as? Bool == true })
+        for step in steps {
+            let file = try #require(step["file"] as? String)
+            #expect(FileManager.default.fileExists(atPath: out + "/" + file), "\(file)")
+        }
+        // Every still photo showed partial images while its bytes arrived in slices.
+        for step in steps where (step["step"] as? String)?.hasPrefix("photo") == true {
+            #expect((step["progressiveUpdates"] as? Int ?? 0) >= 1, "\(step)")
+        }
+    }
+
+    @Test func demoFailsNamingTheDirectoryItCannotCreate() throws {
+        let dir = try TemporaryDirectory()
+        let blocker = dir.path("file")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
+        let result = try CLIRunner.run(["demo", "--out", blocker], timeout: 60)
+        #expect(result.status == 1)
+        #expect(result.stderrLines == ["webimage: \(blocker): cannot create directory: a file of that name exists"])
+    }
+}
