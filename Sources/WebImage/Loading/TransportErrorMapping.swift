@@ -9,6 +9,7 @@ import NIOPosix
 enum TransportErrorMapping {
     static func map(_ error: any Error) -> WebImageError {
         if let error = error as? WebImageError { return error }
+        if error is CancellationError { return .cancelled }
         if let error = error as? HTTPClientError { return map(error) }
         let message = String(describing: error)
         guard let kind = kind(of: error) else {
