@@ -6,9 +6,9 @@ extension ImageManager {
     ///
     /// Throws the load's ``WebImageError`` (`cancelled` when the task was cancelled). A load that ends
     /// without an image and without an error (``WebImageOptions/fromCacheOnly`` on a miss, a download the
-    /// delegate refused) throws ``WebImageError/invalidDownloadOperation(_:)`` (2000). With ``WebImageOptions/refreshCached`` the
-    /// cached image is returned at once and revalidation continues in the background (updating the cache);
-    /// use ``imageEvents(for:options:context:)`` to see both.
+    /// delegate refused) throws ``WebImageError/invalidDownloadOperation(_:)`` (2000). With
+    /// ``WebImageOptions/refreshCached`` the cached image is returned at once and revalidation continues in the
+    /// background (updating the cache); use ``imageEvents(for:options:context:)`` to see both.
     ///
     /// ```swift
     /// let result = try await ImageManager.shared.image(for: URL(string: "https://example.com/a.jpg"))
