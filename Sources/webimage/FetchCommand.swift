@@ -93,7 +93,8 @@ struct FetchCommand: AsyncParsableCommand {
         if let output {
             let target = try format.map { name -> ImageFormat in
                 guard let named = ImageFormat(fileExtension: name) else {
-                    throw CLIFailure(subject: "--format", reason: "unknown format '\(name)': use \(OutputFormat.choices)")
+                    throw CLIFailure(subject: "--format",
+                                     reason: "unknown format '\(name)': use \(OutputFormat.choices)")
                 }
                 try OutputFormat.requireEncoder(named, path: output)
                 return named

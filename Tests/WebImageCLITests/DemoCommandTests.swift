@@ -35,7 +35,7 @@ import WebImage
         }
         #expect(try step("warm pass: 8 images")["cacheType"] as? String == "memory")
         #expect(try step("disk pass: fresh manager")["cacheType"] as? String == "disk")
-        #expect(try step("coalescing: 20 loads, 1 URL")["requests"] as? Int == 1)
+        #expect(try step("coalescing: 20 loads/1 URL")["requests"] as? Int == 1)
         #expect((try step("progressive: slow download")["progressiveUpdates"] as? Int ?? 0) >= 1)
         #expect(try step("revalidation: 304")["requests"] as? Int == 2)
         // Every still photo showed partial images while its bytes arrived in slices.

@@ -130,7 +130,8 @@ import WebImage
     @Test func badArgumentsAreOneLineErrors() throws {
         let cases: [([String], String)] = [
             (["--options", "refreshCached,bogus"], "webimage: fetch: invalid option: unknown option 'bogus'"),
-            (["--transform", "resize:abc"], "webimage: --transform: bad step 'resize:abc': give resize:WxH[:fill|fit|cover]"),
+            (["--transform", "resize:abc"],
+             "webimage: --transform: bad step 'resize:abc': give resize:WxH[:fill|fit|cover]"),
             (["--header", "NoColon"], "webimage: --header: bad header 'NoColon': give 'Name: value'"),
         ]
         for (extra, expected) in cases {

@@ -31,7 +31,8 @@ struct FetchRun {
         await withTaskGroup(of: (Int, Loaded).self) { group in
             for (index, text) in urls.enumerated() {
                 group.addTask {
-                    let loaded = await Self.load(text, index: index, manager: manager, request: request, display: display)
+                    let loaded = await Self.load(text, index: index, manager: manager, request: request,
+                                                 display: display)
                     return (index, loaded)
                 }
             }

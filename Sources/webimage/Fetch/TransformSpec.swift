@@ -2,8 +2,8 @@ import WebImage
 
 /// Parses `--transform`: `;`-separated steps applied in order, as one transformer (and one cache-key suffix).
 ///
-/// Steps: `resize:WxH[:fill|fit|cover]`, `crop:X,Y,W,H`, `round:RADIUS`, `flip:h|v|hv`, `rotate:DEGREES` (counter-clockwise),
-/// `tint:#RRGGBB[AA]`, `blur:RADIUS`. Sizes are in points, like the transformers themselves.
+/// Steps: `resize:WxH[:fill|fit|cover]`, `crop:X,Y,W,H`, `round:RADIUS`, `flip:h|v|hv`,
+/// `rotate:DEGREES` (counter-clockwise), `tint:#RRGGBB[AA]`, `blur:RADIUS`. Sizes are in points, like the transformers themselves.
 enum TransformSpec {
     /// The transformer for `spec`; throws a one-line reason naming the bad step.
     static func parse(_ spec: String) throws -> any ImageTransforming {
@@ -18,7 +18,9 @@ enum TransformSpec {
         let arguments = Array(parts.dropFirst())
         switch (name, arguments.count) {
         case ("resize", 1), ("resize", 2):
-            guard let size = PixelSize(parsing: arguments[0]) else { throw failure(text, "give resize:WxH[:fill|fit|cover]") }
+            guard let size = PixelSize(parsing: arguments[0]) else {
+                throw failure(text, "give resize:WxH[:fill|fit|cover]")
+            }
             let mode: ImageTransformers.Resize.Mode
             switch arguments.count == 2 ? arguments[1].lowercased() : "fill" {
             case "fill": mode = .fill
@@ -41,7 +43,9 @@ enum TransformSpec {
             let degrees = try number(arguments[0], in: text, minimum: -.greatestFiniteMagnitude)
             return ImageTransformers.Rotate(angle: degrees * .pi / 180)
         case ("tint", 1):
-            guard let color = RGBAColor(hex: arguments[0]) else { throw failure(text, "give tint:#RRGGBB or #RRGGBBAA") }
+            guard let color = RGBAColor(hex: arguments[0]) else {
+                throw failure(text, "give tint:#RRGGBB or #RRGGBBAA")
+            }
             return ImageTransformers.Tint(color: color)
         case ("blur", 1):
             return ImageTransformers.Blur(radius: try number(arguments[0], in: text, minimum: 0))

@@ -25,7 +25,8 @@ extension NetworkPass {
         record.height = final?.pixelHeight
         record.requests = server.server.requestCount(for: DemoServer.slowPath)
         if let failure { record.failure = "error \(failure.code): \(failure.description)" }
-        record.check(final.map { !$0.isIncremental } == true && !partials.isEmpty && partials.allSatisfy(\.isIncremental),
+        let finalIsWhole = final.map { !$0.isIncremental } == true
+        record.check(finalIsWhole && !partials.isEmpty && partials.allSatisfy(\.isIncremental),
                      "partial images, then a final one")
         if let first = partials.first {
             cells.append(ContactSheet.Cell(thumbnail: Resampler.resample(first.pixels, to: thumbnailSize(first)),
@@ -39,7 +40,7 @@ extension NetworkPass {
         var context = WebImageContext()
         context.decodeOptions.thumbnailPixelSize = ContactSheet.box
         let load = await DemoLoad.run(manager, server.url(DemoServer.largePath), context: context)
-        var record = load.record("thumbnail of the large jpeg")
+        var record = load.record("thumbnail: large jpeg")
         record.requests = server.server.requestCount(for: DemoServer.largePath)
         let expected = ImageGeometry.thumbnailSize(source: PixelSize(width: 1600, height: 1200),
                                                    requested: ContactSheet.box, preserveAspectRatio: true)
@@ -61,12 +62,13 @@ extension NetworkPass {
         }
         let path = "/photo-q90.jpg"
         let load = await DemoLoad.run(manager, server.url(path), options: [.waitStoreCache], context: context)
-        var record = load.record("transform: " + spec)
+        var record = load.record("transform pipeline")
         record.requests = server.server.requestCount(for: path)
         let image = load.image
         record.check(image?.pixelSize == PixelSize(width: 200, height: 150) && image?.hasAlpha == true
                         && record.requests == 1,
                      "200x150 with transparent corners, from the cached original")
+        if record.ok { record.fidelity = spec }
         add(record, image)
     }
 
@@ -102,7 +104,8 @@ extension NetworkPass {
         record.cacheType = results.first.map { FetchRecord.name($0.cacheType) }
         let requests = server.server.requests(for: DemoServer.etagPath)
         record.requests = requests.count
-        record.check(results.count == 1 && requests.count == 2 && requests.last?.header("If-None-Match") == "\"demo-v1\"",
+        let conditional = requests.last?.header("If-None-Match") == "\"demo-v1\""
+        record.check(results.count == 1 && requests.count == 2 && conditional,
                      "the cached image once, and one conditional request (If-None-Match) answered 304")
         add(record, results.first?.image)
     }

@@ -62,7 +62,7 @@ struct NetworkPass {
         let url = server.url(DemoServer.burstPath)
         let start = ContinuousClock.now
         let loads = await loadAll(Array(repeating: url, count: 20), manager, [])
-        var record = loads[0].record("coalescing: 20 loads, 1 URL")
+        var record = loads[0].record("coalescing: 20 loads/1 URL")
         record.loadMs = DemoLoad.millis(since: start)
         record.requests = server.server.requestCount(for: DemoServer.burstPath)
         record.check(loads.allSatisfy { $0.image != nil } && record.requests == 1, "20 images from 1 request")
