@@ -35,6 +35,8 @@ import WebImage
 
         let first = try CLIRunner.run(arguments, timeout: 120)
         #expect(first.status == 0, "stderr: \(first.stderr)")
+        // Not a terminal: no progress bars, nothing on stderr.
+        #expect(first.stderr.isEmpty)
         let records = try lines(first)
         #expect(records.count == 20)
         #expect(records.allSatisfy { $0["ok"] as? Bool == true && $0["url"] as? String == url })
@@ -97,6 +99,39 @@ import WebImage
         let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
         #expect(object["count"] as? Int == 2)
         #expect(object["bytes"] as? Int == 2 * Self.png.count)
+    }
+
+    @Test func noCacheDownloadsEveryRunAndStoresNothing() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/a.png", TestResponse(body: Self.png))
+        let dir = try TemporaryDirectory()
+        let arguments = ["fetch", server.url("/a.png").absoluteString, "--no-cache", "--cache-dir", dir.path("c"),
+                         "--json"]
+        for _ in 0..<2 {
+            let result = try CLIRunner.run(arguments, timeout: 120)
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(try lines(result).first?["cacheType"] as? String == "none")
+        }
+        #expect(server.requestCount(for: "/a.png") == 2)
+        let stats = try CLIRunner.run(["cache", "stats", "--cache-dir", dir.path("c"), "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        #expect(object["count"] as? Int == 0)
+        try await server.shutdown()
+    }
+
+    @Test func prefetchCountsSkippedURLs() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/a.png", TestResponse(body: Self.png))
+        let dir = try TemporaryDirectory()
+        let result = try CLIRunner.run(["prefetch", server.url("/a.png").absoluteString,
+                                        server.url("/gone.png").absoluteString, "--cache-dir", dir.path("c"), "--json"],
+                                       timeout: 120)
+        #expect(result.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["total"] as? Int == 2)
+        #expect(object["prefetched"] as? Int == 1)
+        #expect(object["skipped"] as? Int == 1)
+        try await server.shutdown()
     }
 
     @Test func fromCacheOnlyMissFails() throws {
