@@ -72,5 +72,6 @@ let package = Package(
                     exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage"], swiftSettings: strict),
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -8,6 +8,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("animated-memory", AnimatedMemoryBenchmark.run),
     ("cache", CacheBenchmarks.run),
     ("loader", LoaderBenchmarks.run),
+    ("manager", ManagerBenchmarks.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

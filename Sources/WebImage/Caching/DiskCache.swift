@@ -19,6 +19,7 @@ import Synchronization
 public final class DiskCache: Sendable {
     /// The directory holding the entries.
     public let directory: URL
+    /// The expiry, size and write settings it was created with.
     public let configuration: Configuration
     let directoryPath: String
     /// Known entry sizes; nil until first needed (and after the directory vanished).

@@ -19,8 +19,11 @@ public final class ImageCache: ImageCaching {
     /// The process-wide cache, namespace "default" under ``DiskCache/defaultBaseDirectory``.
     public static let shared = ImageCache(namespace: "default")
 
+    /// The settings it was created with.
     public let configuration: Configuration
+    /// The decoded images, by key.
     public let memoryCache: MemoryCache
+    /// The original (or encoded) bytes, by key.
     public let diskCache: DiskCache
     /// Decodes disk hits and encodes images stored without their bytes.
     public let coders: CodersManager

@@ -58,6 +58,7 @@ public final class MemoryCache: Sendable {
     }
 
     private static let shardCount = 16
+    /// The limits it was created with.
     public let configuration: Configuration
     private let shards: [Shard]
     private let costTotal = Atomic<Int>(0)

@@ -1,0 +1,161 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TestSupport
+import WebImage
+
+/// The manager: warm memory hits per second, and a cold end-to-end run beside a Python + Pillow peer.
+///
+/// Cold: 1,000 distinct URLs of one 1024 × 768 JPEG from the loopback server, each downloaded, decoded to a
+/// 256 px thumbnail and stored on disk (original bytes + the thumbnail as JPEG quality 75), 6 at a time;
+/// `Benchmarks/peer_pillow.py` does the same work against the same server in the same run.
+enum ManagerBenchmarks {
+    static let coldCount = 1_000
+    static let concurrency = 6
+
+    static func run() throws {
+        try warmMemoryHits()
+        let semaphore = DispatchSemaphore(value: 0)
+        let failure = Mutex<(any Error)?>(nil)
+        Task {
+            do { try await coldEndToEnd() } catch { failure.withLock { $0 = error } }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    /// Loads per second of one URL already in the memory cache, on one thread and on two.
+    private static func warmMemoryHits() throws {
+        let directory = temporaryDirectory("warm")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = ImageCache(namespace: "bench", directory: directory,
+                               configuration: ImageCache.Configuration(expirationInterval: nil))
+        let url = URL(string: "https://example.com/images/avatar.png")!
+        cache.storeImage(Image(pixels: PixelBuffer(width: 64, height: 64), hasAlpha: true), forKey: url.absoluteString,
+                         cacheType: .memory)
+        let manager = ImageManager(cache: cache, loader: ImageDownloader())
+        let hits = Atomic<Int>(0)
+        let completion: ImageManager.CompletionHandler = { image, _, _, cacheType, _, _ in
+            if image != nil && cacheType == .memory { hits.wrappingAdd(1, ordering: .relaxed) }
+        }
+        let loads = 500_000
+        let single = Measure.best(repeats: 3) {
+            for _ in 0..<loads { manager.loadImage(with: url, completed: completion) }
+        }
+        let threads = 2
+        let parallel = Measure.best(repeats: 3) {
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                for _ in 0..<loads { manager.loadImage(with: url, completed: completion) }
+            }
+        }
+        guard hits.load(ordering: .relaxed) == loads * 4 + loads * threads * 4 else {
+            print("warm memory hits: some loads missed the memory cache")
+            return
+        }
+        print(String(format: "warm memory-hit loads, 1 thread:  %10.0f loads/s (target ≥ 500,000)", Double(loads) / single))
+        print(String(format: "warm memory-hit loads, %d threads: %10.0f loads/s", threads,
+                     Double(loads * threads) / parallel))
+    }
+
+    private static func coldEndToEnd() async throws {
+        let server = try await TestHTTPServer.start()
+        let jpeg = try makeJPEG(width: 1024, height: 768)
+        for index in 0..<coldCount {
+            server.route("/ours/\(index).jpg", TestResponse(body: jpeg))
+            server.route("/peer/\(index).jpg", TestResponse(body: jpeg))
+        }
+        let downloader = ImageDownloader()
+        let directory = temporaryDirectory("cold")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = ImageCache(namespace: "bench", directory: directory,
+                               configuration: ImageCache.Configuration(expirationInterval: nil))
+        let manager = ImageManager(cache: cache, loader: downloader)
+        let context = WebImageContext(decodeOptions: ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 256, height: 256)),
+                                      encodeOptions: ImageEncodeOptions(quality: 0.75))
+
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<concurrency {
+                group.addTask {
+                    for index in stride(from: worker, to: coldCount, by: concurrency) {
+                        let result = try await manager.image(for: server.url("/ours/\(index).jpg"),
+                                                             options: .waitStoreCache, context: context)
+                        guard max(result.image.pixelWidth, result.image.pixelHeight) == 256 else {
+                            throw WebImageError.invalidOption("unexpected thumbnail size")
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let ours = seconds(ContinuousClock.now - start)
+        print(String(format: "cold 1,000 x 1024x768 JPEG -> 256 px thumbnail + disk, concurrency %d: %.3f s (%.0f img/s)",
+                     concurrency, ours, Double(coldCount) / ours))
+        if let peer = runPeer(base: server.url("/peer").absoluteString, directory: directory.appendingPathComponent("peer")) {
+            Measure.row("cold end-to-end vs Python+Pillow", ours: Double(coldCount) / ours,
+                        theirs: Double(coldCount) / peer, unit: "img/s", higherIsBetter: true)
+        }
+        try await downloader.shutdown()
+        try await server.shutdown()
+    }
+
+    /// Runs `Benchmarks/peer_pillow.py`; nil (with the reason printed) when Python or Pillow is missing.
+    private static func runPeer(base: String, directory: URL) -> Double? {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("peer_pillow.py")
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            print("peer skipped: \(python) not found")
+            return nil
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script.path, base, String(coldCount), String(concurrency), directory.path]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            print("peer skipped: cannot run \(python): \(error)")
+            return nil
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let elapsed = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            let reason = problems.contains("No module named 'PIL'") ? "Pillow is not installed" : problems
+            print("peer skipped: \(reason.trimmingCharacters(in: .whitespacesAndNewlines))")
+            return nil
+        }
+        print(String(format: "peer (Python http.client + concurrent.futures + Pillow): %.3f s", elapsed))
+        return elapsed
+    }
+
+    /// A smooth colour field (so the JPEG is realistic, not a flat block).
+    private static func makeJPEG(width: Int, height: Int) throws -> Data {
+        let pixels = PixelBuffer(width: width, height: height) { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let i = (y * width + x) * 4
+                    bytes[i] = UInt8(truncatingIfNeeded: x &* 255 / width)
+                    bytes[i + 1] = UInt8(truncatingIfNeeded: y &* 255 / height)
+                    bytes[i + 2] = UInt8(truncatingIfNeeded: (x ^ y) & 0xFF)
+                    bytes[i + 3] = 255
+                }
+            }
+        }
+        return try CodersManager.shared.encode(Image(pixels: pixels, format: .jpeg, hasAlpha: false), as: .jpeg,
+                                               options: ImageEncodeOptions(quality: 0.85))
+    }
+
+    private static func temporaryDirectory(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("SwiftWebImageBench-\(name)-\(UUID().uuidString)")
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

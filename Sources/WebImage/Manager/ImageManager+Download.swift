@@ -1,0 +1,68 @@
+import Foundation
+
+extension ImageManager {
+    /// Step 5: download when allowed; with `refreshCached`, deliver the cached image first and revalidate.
+    func download(_ plan: LoadPlan, _ operation: ImageCombinedOperation, cached: ImageCacheQueryResult?) {
+        let options = plan.options
+        let mayDownload = !options.contains(.fromCacheOnly)
+            && (cached == nil || options.contains(.refreshCached))
+            && (delegate?.shouldDownloadImage(for: plan.url) ?? true)
+            && plan.loader.canRequestImage(for: plan.url)
+        guard mayDownload else {
+            if let cached, let image = cached.image {
+                finishLoaded(plan, operation, LoadedImage(image: image, data: cached.data, cacheType: cached.cacheType,
+                                                          originalStored: true, isFromFullKey: true))
+            } else {
+                operation.finish(ImageLoadOutcome(image: nil, data: nil, error: nil, cacheType: .none, finished: true,
+                                                  url: plan.url))
+            }
+            return
+        }
+        var validators: HTTPValidators?
+        if let cached, let image = cached.image {
+            operation.deliverIntermediate(ImageLoadOutcome(image: image, data: cached.data, error: nil,
+                                                           cacheType: cached.cacheType, finished: true, url: plan.url))
+            validators = ValidatorStore.validators(forKey: plan.originalKey, in: plan.originalCache)
+        }
+        let hasCachedImage = cached != nil
+        let token = plan.loader.requestImage(
+            plan.downloadRequest(validators: validators),
+            progress: { received, expected in operation.reportProgress(received: received, expected: expected) },
+            partialImage: { partial in
+                operation.deliverIntermediate(ImageLoadOutcome(image: partial, data: nil, error: nil, cacheType: .none,
+                                                               finished: false, url: plan.url))
+            },
+            completion: { [self] result in
+                switch result {
+                case .success(let download):
+                    if options.contains(.retryFailed) { failedURLs.remove(plan.url.absoluteString) }
+                    if let validators = download.validators {
+                        ValidatorStore.store(validators, forKey: plan.originalKey, in: plan.originalCache)
+                    }
+                    finishLoaded(plan, operation, LoadedImage(image: download.image, data: download.data,
+                                                              cacheType: .none, originalStored: false))
+                case .failure(.cacheNotModified) where hasCachedImage:
+                    operation.finishSilently()
+                case .failure(let error):
+                    fail(plan, operation, error)
+                }
+            })
+        operation.attach(loader: token)
+    }
+
+    /// Step 6: report the error; block the URL when the delegate (or the built-in rule) says so.
+    private func fail(_ plan: LoadPlan, _ operation: ImageCombinedOperation, _ error: WebImageError) {
+        if case .cancelled = error {
+            operation.cancel()
+            return
+        }
+        let shouldBlock: Bool
+        if let delegate {
+            shouldBlock = delegate.shouldBlockFailedURL(plan.url, error: error)
+        } else {
+            shouldBlock = error.isPermanentLoadFailure
+        }
+        if shouldBlock { failedURLs.insert(plan.url.absoluteString) }
+        operation.finish(.failure(error, url: plan.url))
+    }
+}

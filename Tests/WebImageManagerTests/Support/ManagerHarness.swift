@@ -1,0 +1,113 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+@testable import WebImage
+
+/// A loopback server, a downloader, and a manager over an image cache in a fresh temporary directory.
+struct ManagerHarness {
+    let server: TestHTTPServer
+    let downloader: ImageDownloader
+    let directory: URL
+    let cache: ImageCache
+    let manager: ImageManager
+
+    /// Another cache (and manager) over the same directory, as a new process would have.
+    func makeSecondManager() -> (ImageCache, ImageManager) {
+        let cache = makeCache(directory)
+        return (cache, ImageManager(cache: cache, loader: downloader))
+    }
+
+    /// Serves a `width × height` PNG of one colour at `path` and returns its URL.
+    @discardableResult
+    func serve(_ path: String, width: Int = 8, height: Int = 8, rgba: [UInt8] = [200, 10, 20, 255],
+               etag: String? = nil) throws -> URL {
+        server.route(path, TestResponse(body: try pngData(width: width, height: height, rgba: rgba), etag: etag))
+        return server.url(path)
+    }
+}
+
+func makeCache(_ directory: URL) -> ImageCache {
+    ImageCache(namespace: "manager-tests", directory: directory,
+               configuration: ImageCache.Configuration(expirationInterval: nil))
+}
+
+/// Runs `body` with a fresh harness, tearing everything down (and deleting the directory) afterwards.
+func withHarness(_ body: (ManagerHarness) async throws -> Void) async throws {
+    let server = try await TestHTTPServer.start()
+    let downloader = ImageDownloader()
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("SwiftWebImageManagerTests-\(UUID().uuidString)")
+    let cache = makeCache(directory)
+    let harness = ManagerHarness(server: server, downloader: downloader, directory: directory, cache: cache,
+                                 manager: ImageManager(cache: cache, loader: downloader))
+    var failure: (any Error)?
+    do {
+        try await body(harness)
+    } catch {
+        failure = error
+    }
+    try await downloader.shutdown()
+    try await server.shutdown()
+    try? FileManager.default.removeItem(at: directory)
+    if let failure { throw failure }
+}
+
+/// A solid-colour PNG made with our own encoder.
+func pngData(width: Int, height: Int, rgba: [UInt8]) throws -> Data {
+    let bytes = (0..<(width * height)).flatMap { _ in rgba }
+    let image = Image(pixels: PixelBuffer(width: width, height: height, bytes: bytes), format: .png,
+                      hasAlpha: rgba[3] != 255)
+    return try CodersManager.shared.encode(image, as: .png, options: ImageEncodeOptions())
+}
+
+/// One delivery to a manager completion.
+struct Delivery: Sendable {
+    var image: Image?
+    var data: Data?
+    var error: WebImageError?
+    var cacheType: ImageCacheType
+    var finished: Bool
+    var url: URL?
+
+    var code: Int? { error?.code }
+}
+
+/// Every delivery of one load, returned once the load has ended.
+func collect(_ manager: ImageManager, _ url: URL?, options: WebImageOptions = [],
+             context: WebImageContext = WebImageContext()) async -> [Delivery] {
+    let (stream, continuation) = AsyncStream<Delivery>.makeStream()
+    _ = manager.startLoad(url: url, options: options, context: context, progress: nil, deliver: { outcome in
+        continuation.yield(Delivery(image: outcome.image, data: outcome.data, error: outcome.error,
+                                    cacheType: outcome.cacheType, finished: outcome.finished, url: outcome.url))
+    }, onEnd: { continuation.finish() })
+    var all: [Delivery] = []
+    for await delivery in stream { all.append(delivery) }
+    return all
+}
+
+/// The single delivery of a load that must deliver exactly once.
+func loadOnce(_ manager: ImageManager, _ url: URL?, options: WebImageOptions = [],
+              context: WebImageContext = WebImageContext()) async throws -> Delivery {
+    let all = await collect(manager, url, options: options, context: context)
+    #expect(all.count == 1)
+    return try #require(all.first)
+}
+
+/// A thread-safe list.
+final class Recorder<Element: Sendable>: Sendable {
+    private let items = Mutex<[Element]>([])
+    func append(_ item: Element) { items.withLock { $0.append(item) } }
+    var all: [Element] { items.withLock { $0 } }
+    var count: Int { items.withLock { $0.count } }
+}
+
+/// Polls `condition` every 2 ms for at most `timeout` seconds.
+func eventually(timeout: Double = 5, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return condition()
+}
