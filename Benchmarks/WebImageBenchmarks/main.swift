@@ -6,8 +6,8 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("webp", WebPBenchmarks.run),
     ("gif", GIFBenchmarks.run),
     ("animated-memory", AnimatedMemoryBenchmark.run),
-    ("loader", LoaderBenchmarks.run),
     ("cache", CacheBenchmarks.run),
+    ("loader", LoaderBenchmarks.run),
     ("manager", ManagerBenchmarks.run),
 ]
 
