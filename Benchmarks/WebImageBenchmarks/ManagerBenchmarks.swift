@@ -8,7 +8,8 @@ import WebImage
 ///
 /// Cold: 1,000 distinct URLs of one 1024 × 768 JPEG from the loopback server, each downloaded, decoded to a
 /// 256 px thumbnail and stored on disk (original bytes + the thumbnail as JPEG quality 75), 6 at a time;
-/// `Benchmarks/peer_pillow.py` does the same work against the same server in the same run.
+/// `Benchmarks/peer_pillow.py` does the same work against the same server in the same run (rounds
+/// alternate; the best of each side counts).
 enum ManagerBenchmarks {
     static let coldCount = 1_000
     static let concurrency = 6
@@ -61,25 +62,53 @@ enum ManagerBenchmarks {
     private static func coldEndToEnd() async throws {
         let server = try await TestHTTPServer.start()
         let jpeg = try makeJPEG(width: 1024, height: 768)
-        for index in 0..<coldCount {
-            server.route("/ours/\(index).jpg", TestResponse(body: jpeg))
-            server.route("/peer/\(index).jpg", TestResponse(body: jpeg))
+        let rounds = 2
+        for round in 0..<rounds {
+            for index in 0..<coldCount {
+                server.route("/ours\(round)/\(index).jpg", TestResponse(body: jpeg))
+                server.route("/peer\(round)/\(index).jpg", TestResponse(body: jpeg))
+            }
         }
         let downloader = ImageDownloader()
         let directory = temporaryDirectory("cold")
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Other processes share this machine: alternate ours and the peer, keep the best round of each.
+        var ours = Double.infinity, peer: Double? = .infinity
+        for round in 0..<rounds {
+            let elapsed = try await coldRound(server: server, downloader: downloader, round: round,
+                                              directory: directory.appendingPathComponent("ours\(round)"))
+            ours = min(ours, elapsed)
+            if let peerBest = peer {
+                let peerRound = runPeer(base: server.url("/peer\(round)").absoluteString,
+                                        directory: directory.appendingPathComponent("peer\(round)"))
+                peer = peerRound.map { min(peerBest, $0) }
+            }
+        }
+        print(String(format: "cold 1,000 x 1024x768 JPEG -> 256 px thumbnail + disk, concurrency %d: %.3f s (%.0f img/s)",
+                     concurrency, ours, Double(coldCount) / ours))
+        if let peer {
+            print(String(format: "peer (Python http.client + concurrent.futures + Pillow): %.3f s", peer))
+            Measure.row("cold end-to-end vs Python+Pillow", ours: Double(coldCount) / ours,
+                        theirs: Double(coldCount) / peer, unit: "img/s", higherIsBetter: true)
+        }
+        try await downloader.shutdown()
+        try await server.shutdown()
+    }
+
+    /// Seconds for one cold round through a manager over a fresh cache in `directory`.
+    private static func coldRound(server: TestHTTPServer, downloader: ImageDownloader, round: Int,
+                                  directory: URL) async throws -> Double {
         let cache = ImageCache(namespace: "bench", directory: directory,
                                configuration: ImageCache.Configuration(expirationInterval: nil))
         let manager = ImageManager(cache: cache, loader: downloader)
         let context = WebImageContext(decodeOptions: ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 256, height: 256)),
                                       encodeOptions: ImageEncodeOptions(quality: 0.75))
-
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<concurrency {
                 group.addTask {
                     for index in stride(from: worker, to: coldCount, by: concurrency) {
-                        let result = try await manager.image(for: server.url("/ours/\(index).jpg"),
+                        let result = try await manager.image(for: server.url("/ours\(round)/\(index).jpg"),
                                                              options: .waitStoreCache, context: context)
                         guard max(result.image.pixelWidth, result.image.pixelHeight) == 256 else {
                             throw WebImageError.invalidOption("unexpected thumbnail size")
@@ -89,15 +118,7 @@ enum ManagerBenchmarks {
             }
             try await group.waitForAll()
         }
-        let ours = seconds(ContinuousClock.now - start)
-        print(String(format: "cold 1,000 x 1024x768 JPEG -> 256 px thumbnail + disk, concurrency %d: %.3f s (%.0f img/s)",
-                     concurrency, ours, Double(coldCount) / ours))
-        if let peer = runPeer(base: server.url("/peer").absoluteString, directory: directory.appendingPathComponent("peer")) {
-            Measure.row("cold end-to-end vs Python+Pillow", ours: Double(coldCount) / ours,
-                        theirs: Double(coldCount) / peer, unit: "img/s", higherIsBetter: true)
-        }
-        try await downloader.shutdown()
-        try await server.shutdown()
+        return seconds(ContinuousClock.now - start)
     }
 
     /// Runs `Benchmarks/peer_pillow.py`; nil (with the reason printed) when Python or Pillow is missing.
@@ -129,7 +150,6 @@ enum ManagerBenchmarks {
             print("peer skipped: \(reason.trimmingCharacters(in: .whitespacesAndNewlines))")
             return nil
         }
-        print(String(format: "peer (Python http.client + concurrent.futures + Pillow): %.3f s", elapsed))
         return elapsed
     }
 
