@@ -75,7 +75,8 @@ import WebImage
             var result: Result<ImageDownloadResult, WebImageError>?
             let elapsed = await seconds { result = await load(downloader, ImageDownloadRequest(url: server.url("/hang"))) }
             #expect(transportKind(result!) == .timeout)
-            #expect(elapsed >= 0.9 && elapsed < 5)
+            // Well under the 15 s default: the configured 1 s timeout fired (bound generous for loaded machines).
+            #expect(elapsed >= 0.9 && elapsed < 10)
         }
     }
 

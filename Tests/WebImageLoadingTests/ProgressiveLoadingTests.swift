@@ -47,7 +47,7 @@ import WebImage
         let configuration = ImageDownloader.Configuration(minimumPartialDecodeInterval: .zero)
         try await withLoader(configuration, coders: .shared) { server, downloader in
             try server.serveFile("/p.jpg", from: Self.fixture, contentType: "image/jpeg",
-                                 behavior: .drip(chunkSize: 2_600, interval: .milliseconds(80)))
+                                 behavior: .drip(chunkSize: 2_600, interval: .milliseconds(250)))
             let partials = Recorder<Image>()
             let final = try await downloader.image(
                 for: ImageDownloadRequest(url: server.url("/p.jpg"), options: .progressiveLoad),
