@@ -35,17 +35,6 @@ import WebImage
         return Data(bytes)
     }
 
-    /// Runs `body`; true when it succeeded or failed with a `WebImageError`.
-    static func endsWell(_ body: () throws -> Void) -> Bool {
-        do {
-            try body()
-            return true
-        } catch is WebImageError {
-            return true
-        } catch {
-            return false
-        }
-    }
 
     @Test(arguments: ["apng", "basi3p02", "basn6a16", "tbbn0g04"])
     func damagedFilesFailCleanly(seedName: String) throws {
@@ -54,12 +43,12 @@ import WebImage
         var rng = LCG(state: 42)
         for round in 0..<60 {
             let data = Self.mutated(seed, using: &rng)
-            #expect(Self.endsWell { _ = try PNGCoder().decode(data, options: .init()) }, "round \(round)")
-            #expect(Self.endsWell {
+            #expect(endsInResultOrTypedError { _ = try PNGCoder().decode(data, options: .init()) }, "round \(round)")
+            #expect(endsInResultOrTypedError {
                 let decoder = try PNGCoder().makeAnimatedDecoder(data, options: .init())
                 for index in (0..<decoder.frameCount).reversed() { _ = try decoder.frame(at: index) }
             }, "round \(round)")
-            #expect(Self.endsWell {
+            #expect(endsInResultOrTypedError {
                 let decoder = PNGCoder().makeProgressiveDecoder(options: .init())
                 for length in stride(from: 200, to: data.count, by: 200) {
                     _ = try decoder.decode(data.prefix(length), isFinished: false)
