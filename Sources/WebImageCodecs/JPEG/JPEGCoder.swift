@@ -47,7 +47,8 @@ public final class JPEGCoder: ProgressiveImageCoding {
     }
 
     /// A decoder that yields a sharper image per complete scan of a progressive JPEG, or the rows received
-    /// so far of a baseline one; its final image equals ``decode(_:options:)`` of the same bytes.
+    /// so far of a baseline one (rows not yet received are transparent, so those partial images have
+    /// `hasAlpha` true); its final image equals ``decode(_:options:)`` of the same bytes, pixel for pixel.
     public func makeProgressiveDecoder(options: ImageDecodeOptions) -> any ProgressiveImageDecoder {
         JPEGProgressiveDecoder(options: options)
     }

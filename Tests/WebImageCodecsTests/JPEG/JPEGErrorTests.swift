@@ -45,6 +45,19 @@ import WebImage
         #expect(empty.map { if case .badImageData(.empty) = $0 { true } else { false } } == true)
     }
 
+    /// Stray bytes between segments only make libjpeg warn ("extraneous bytes before marker"); browsers show
+    /// such files, and so do both decoders, with the same pixels as the clean file.
+    @Test func harmlessWarningStillDecodes() throws {
+        let clean = try JPEGTestSupport.baselineJPEG(width: 64, height: 64)
+        var damaged = clean
+        let sof = try #require((2..<damaged.count - 1).first { damaged[$0] == 0xFF && damaged[$0 + 1] == 0xC0 })
+        damaged.insert(contentsOf: [0x00, 0x11, 0x22], at: sof)
+        let expected = try JPEGCoder().decode(clean, options: .init()).pixels
+        #expect(try JPEGCoder().decode(damaged, options: .init()).pixels == expected)
+        let decoder = JPEGCoder().makeProgressiveDecoder(options: .init())
+        #expect(try decoder.decode(damaged, isFinished: true)?.pixels == expected)
+    }
+
     /// A valid small file whose SOF claims 60000×60000 is refused from its header alone (a decode would
     /// need 14 GB).
     @Test func hugeHeaderIsRejectedBeforeAllocating() throws {
