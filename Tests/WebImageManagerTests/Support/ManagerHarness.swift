@@ -103,7 +103,7 @@ final class Recorder<Element: Sendable>: Sendable {
 }
 
 /// Polls `condition` every 2 ms for at most `timeout` seconds.
-func eventually(timeout: Double = 5, _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }
