@@ -75,14 +75,10 @@ struct CacheCrashTests {
 
 /// SplitMix64 output bytes, as the crash writer generates its payloads.
 func crashPayload(count: Int, seed: UInt64) -> Data {
-    var state = seed
+    var generator = SplitMix64(seed: seed)
     var bytes = [UInt8](repeating: 0, count: count)
     for index in stride(from: 0, to: count, by: 8) {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        let word = z ^ (z >> 31)
+        let word = generator.next()
         for offset in 0..<min(8, count - index) { bytes[index + offset] = UInt8(truncatingIfNeeded: word >> (8 * offset)) }
     }
     return Data(bytes)

@@ -138,3 +138,42 @@ struct MemoryCacheTests {
         #expect(cache.totalCost == present * 16)
     }
 }
+
+@Suite("Memory cache: reference model")
+struct MemoryCacheModelTests {
+    /// The cache against a plain array kept in recency order, over random sets, hits, misses and removals
+    /// on enough keys to grow, collide in and shift back every shard's index many times.
+    @Test("20,000 random operations match an exact LRU model")
+    func matchesReferenceLRU() {
+        let cache = MemoryCache(configuration: .init(countLimit: 150))
+        var model: [String] = []
+        var images: [String: Image] = [:]
+        var generator = SplitMix64(seed: 0x5EED)
+        for _ in 0..<20_000 {
+            let key = "https://example.com/\(generator.next() % 400).jpg"
+            switch generator.next() % 10 {
+            case 0..<4:
+                let image = makeImage()
+                cache.setImage(image, forKey: key)
+                images[key] = image
+                model.removeAll { $0 == key }
+                model.append(key)
+                if model.count > 150 { images[model.removeFirst()] = nil }
+            case 4..<8:
+                let hit = cache.image(forKey: key)
+                #expect(hit === images[key])
+                if hit != nil {
+                    model.removeAll { $0 == key }
+                    model.append(key)
+                }
+            default:
+                cache.removeImage(forKey: key)
+                model.removeAll { $0 == key }
+                images[key] = nil
+            }
+        }
+        #expect(cache.totalCount == model.count)
+        let present = (0..<400).map { "https://example.com/\($0).jpg" }.filter { cache.containsImage(forKey: $0) }
+        #expect(Set(present) == Set(model))
+    }
+}

@@ -1,8 +1,9 @@
-/// One shard's entries in recency order: a dictionary into a doubly linked list stored in parallel arrays.
+/// One shard's entries in recency order: an open-addressing index into a doubly linked list of nodes.
 ///
-/// Links are array indices in plain `Int` arrays, apart from the keys and images, so moving an entry to the
-/// front touches a few integers — no per-entry allocation and no reference counting on the hot path; freed
-/// slots are reused. Every operation is O(1). Each entry carries the logical time of its last use so the
+/// Nodes live in one array and link by index, so a hit touches one node and its two neighbours: no per-entry
+/// allocation and no reference counting on the hot path; freed nodes are reused. The index is keyed by the
+/// caller's ``CacheKeyHash`` (computed once per operation, and also used to pick the shard), so a lookup
+/// hashes nothing again. Every operation is O(1). Each node carries the logical time of its last use so the
 /// shards of a ``MemoryCache`` can agree on the globally least recently used entry.
 struct LRUList {
     /// A removed entry, handed back so the caller can settle totals (or keep it weakly).
@@ -18,98 +19,78 @@ struct LRUList {
         var cost: Int
     }
 
-    /// A key with its string hash computed once by the caller (who also picks the shard with it), so the
-    /// dictionary hashes one integer instead of the whole string again.
-    struct HashedKey: Hashable {
+    struct Node {
         var key: String
-        var hash: Int
-
-        init(_ key: String) {
-            self.key = key
-            hash = key.hashValue
-        }
-
-        static func == (lhs: HashedKey, rhs: HashedKey) -> Bool {
-            lhs.hash == rhs.hash && lhs.key == rhs.key
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(hash)
-        }
+        /// nil in free nodes.
+        var image: Image?
+        var hash: UInt64
+        var cost: Int
+        var stamp: UInt64
+        var newer: Int
+        var older: Int
     }
 
-    private var index: [HashedKey: Int] = [:]
-    private var keys: [String] = []
-    /// nil in free slots.
-    private var images: [Image?] = []
-    private var costs: [Int] = []
-    private var stamps: [UInt64] = []
-    private var newer: [Int] = []
-    private var older: [Int] = []
-    private var free: [Int] = []
-    /// Most recently used slot.
+    var nodes: [Node] = []
+    /// Open-addressing table of node indices (-1 = empty), linear probing, at most half full.
+    var index = [Int](repeating: -1, count: 16)
+    var free: [Int] = []
+    /// Most recently used node.
     private var newest = -1
-    /// Least recently used slot: the eviction candidate.
+    /// Least recently used node: the eviction candidate.
     private var oldest = -1
     var weak: [String: WeakEntry] = [:]
     /// Live weak entries after the last sweep; the table is swept when it doubles past this.
     private var weakSwept = 0
 
-    var count: Int { index.count }
+    var count: Int { nodes.count - free.count }
 
     /// The entry's image, marked most recently used.
-    mutating func hit(_ key: HashedKey, stamp: UInt64) -> Image? {
-        guard let slot = index[key] else { return nil }
-        moveToNewest(slot)
-        stamps[slot] = stamp
-        return images[slot]
+    mutating func hit(_ key: String, hash: UInt64, stamp: UInt64) -> Image? {
+        guard let node = find(key, hash: hash) else { return nil }
+        nodes[node].stamp = stamp
+        moveToNewest(node)
+        return nodes[node].image
     }
 
     /// The entry's image without changing its recency.
-    func peek(_ key: HashedKey) -> Image? {
-        index[key].flatMap { images[$0] }
+    func peek(_ key: String, hash: UInt64) -> Image? {
+        find(key, hash: hash).flatMap { nodes[$0].image }
     }
 
     /// Inserts or replaces; returns the cost of the entry it replaced (0 when new).
-    mutating func set(_ key: HashedKey, image: Image, cost: Int, stamp: UInt64) -> (replacedCost: Int, isNew: Bool) {
-        if !weak.isEmpty { weak[key.key] = nil }
-        if let slot = index[key] {
-            let old = costs[slot]
-            images[slot] = image
-            costs[slot] = cost
-            stamps[slot] = stamp
-            moveToNewest(slot)
+    mutating func set(_ key: String, hash: UInt64, image: Image, cost: Int,
+                      stamp: UInt64) -> (replacedCost: Int, isNew: Bool) {
+        if !weak.isEmpty { weak[key] = nil }
+        if let node = find(key, hash: hash) {
+            let old = nodes[node].cost
+            nodes[node].image = image
+            nodes[node].cost = cost
+            nodes[node].stamp = stamp
+            moveToNewest(node)
             return (old, false)
         }
-        let slot: Int
+        let fresh = Node(key: key, image: image, hash: hash, cost: cost, stamp: stamp, newer: -1, older: -1)
+        let node: Int
         if let reused = free.popLast() {
-            slot = reused
-            keys[slot] = key.key
-            images[slot] = image
-            costs[slot] = cost
-            stamps[slot] = stamp
+            node = reused
+            nodes[node] = fresh
         } else {
-            slot = keys.count
-            keys.append(key.key)
-            images.append(image)
-            costs.append(cost)
-            stamps.append(stamp)
-            newer.append(-1)
-            older.append(-1)
+            node = nodes.count
+            nodes.append(fresh)
         }
-        index[key] = slot
-        linkAsNewest(slot)
+        insertIntoIndex(node)
+        linkAsNewest(node)
         return (0, true)
     }
 
     /// Removes the entry; returns its cost, or nil when absent.
-    mutating func remove(_ key: HashedKey) -> Int? {
-        guard let slot = index[key] else { return nil }
-        return release(slot).cost
+    mutating func remove(_ key: String, hash: UInt64) -> Int? {
+        guard let node = find(key, hash: hash) else { return nil }
+        return release(node).cost
     }
 
     /// When the least recently used entry was last used, or nil when empty.
-    var oldestStamp: UInt64? { oldest >= 0 ? stamps[oldest] : nil }
+    var oldestStamp: UInt64? { oldest >= 0 ? nodes[oldest].stamp : nil }
 
     /// Removes and returns the least recently used entry.
     mutating func removeOldest() -> Entry? {
@@ -118,7 +99,7 @@ struct LRUList {
 
     /// Drops every entry; returns them so the caller can settle totals (and keep weak references).
     mutating func removeAll() -> [Entry] {
-        let all = index.values.compactMap { slot in images[slot].map { Entry(key: keys[slot], image: $0, cost: costs[slot]) } }
+        let all = nodes.compactMap { node in node.image.map { Entry(key: node.key, image: $0, cost: node.cost) } }
         self = LRUList(weak: weak, weakSwept: weakSwept)
         return all
     }
@@ -139,35 +120,35 @@ struct LRUList {
         }
     }
 
-    private mutating func release(_ slot: Int) -> Entry {
-        unlink(slot)
-        let entry = Entry(key: keys[slot], image: images[slot]!, cost: costs[slot])
-        images[slot] = nil
-        keys[slot] = ""
-        index[HashedKey(entry.key)] = nil
-        free.append(slot)
+    private mutating func release(_ node: Int) -> Entry {
+        unlink(node)
+        removeFromIndex(node)
+        let entry = Entry(key: nodes[node].key, image: nodes[node].image!, cost: nodes[node].cost)
+        nodes[node].image = nil
+        nodes[node].key = ""
+        free.append(node)
         return entry
     }
 
-    private mutating func moveToNewest(_ slot: Int) {
-        guard slot != newest else { return }
-        unlink(slot)
-        linkAsNewest(slot)
+    private mutating func moveToNewest(_ node: Int) {
+        guard node != newest else { return }
+        unlink(node)
+        linkAsNewest(node)
     }
 
-    private mutating func linkAsNewest(_ slot: Int) {
-        older[slot] = newest
-        newer[slot] = -1
-        if newest >= 0 { newer[newest] = slot }
-        newest = slot
-        if oldest < 0 { oldest = slot }
+    private mutating func linkAsNewest(_ node: Int) {
+        nodes[node].older = newest
+        nodes[node].newer = -1
+        if newest >= 0 { nodes[newest].newer = node }
+        newest = node
+        if oldest < 0 { oldest = node }
     }
 
-    private mutating func unlink(_ slot: Int) {
-        let before = older[slot], after = newer[slot]
-        if before >= 0 { newer[before] = after } else { oldest = after }
-        if after >= 0 { older[after] = before } else { newest = before }
-        older[slot] = -1
-        newer[slot] = -1
+    private mutating func unlink(_ node: Int) {
+        let before = nodes[node].older, after = nodes[node].newer
+        if before >= 0 { nodes[before].newer = after } else { oldest = after }
+        if after >= 0 { nodes[after].older = before } else { newest = before }
+        nodes[node].older = -1
+        nodes[node].newer = -1
     }
 }

@@ -57,7 +57,8 @@ public final class MemoryCache: Sendable {
         }
     }
 
-    private static let shardCount = 16
+    private static let shardShift: UInt64 = 60
+    private static let shardCount = 1 << (64 - shardShift)
     /// The limits it was created with.
     public let configuration: Configuration
     private let shards: [Shard]
@@ -76,11 +77,11 @@ public final class MemoryCache: Sendable {
     /// The image for `key`, marking it most recently used; nil on a miss.
     public func image(forKey key: String) -> Image? {
         let stamp = tick()
-        let hashed = LRUList.HashedKey(key)
-        let shard = shard(for: hashed)
+        let hash = CacheKeyHash.hash(key)
+        let shard = shard(for: hash)
         var revivedCost: Int?
         let image: Image? = shard.list.withLock { list in
-            if let image = list.hit(hashed, stamp: stamp) {
+            if let image = list.hit(key, hash: hash, stamp: stamp) {
                 shard.publishOldest(of: list)
                 return image
             }
@@ -94,9 +95,9 @@ public final class MemoryCache: Sendable {
 
     /// Whether `key` is cached (weakly held images count), without changing its recency.
     public func containsImage(forKey key: String) -> Bool {
-        let hashed = LRUList.HashedKey(key)
-        return shard(for: hashed).list.withLock { list in
-            list.peek(hashed) != nil || (configuration.shouldUseWeakCache && list.weak[key]?.image != nil)
+        let hash = CacheKeyHash.hash(key)
+        return shard(for: hash).list.withLock { list in
+            list.peek(key, hash: hash) != nil || (configuration.shouldUseWeakCache && list.weak[key]?.image != nil)
         }
     }
 
@@ -106,8 +107,8 @@ public final class MemoryCache: Sendable {
     public func setImage(_ image: Image, forKey key: String, cost: Int? = nil) {
         let entryCost = max(0, cost ?? image.memoryCost)
         let stamp = tick()
-        let hashed = LRUList.HashedKey(key)
-        let change = shard(for: hashed).update { $0.set(hashed, image: image, cost: entryCost, stamp: stamp) }
+        let hash = CacheKeyHash.hash(key)
+        let change = shard(for: hash).update { $0.set(key, hash: hash, image: image, cost: entryCost, stamp: stamp) }
         costTotal.wrappingAdd(entryCost - change.replacedCost, ordering: .relaxed)
         if change.isNew { countTotal.wrappingAdd(1, ordering: .relaxed) }
         if isOverLimit { evict() }
@@ -115,10 +116,10 @@ public final class MemoryCache: Sendable {
 
     /// Removes `key` (also from the weak cache).
     public func removeImage(forKey key: String) {
-        let hashed = LRUList.HashedKey(key)
-        let removed = shard(for: hashed).update { list in
+        let hash = CacheKeyHash.hash(key)
+        let removed = shard(for: hash).update { list in
             list.weak[key] = nil
-            return list.remove(hashed)
+            return list.remove(key, hash: hash)
         }
         if let removed { settle(removedCost: removed, count: 1) }
     }
@@ -185,8 +186,9 @@ public final class MemoryCache: Sendable {
         countTotal.wrappingSubtract(removedCount, ordering: .relaxed)
     }
 
-    private func shard(for key: LRUList.HashedKey) -> Shard {
-        shards[Int(UInt(bitPattern: key.hash) % UInt(Self.shardCount))]
+    /// The shard owning `hash`, by its top bits (the shard's index uses the low bits).
+    private func shard(for hash: UInt64) -> Shard {
+        shards[Int(truncatingIfNeeded: hash >> Self.shardShift)]
     }
 
     private func tick() -> UInt64 {
