@@ -13,19 +13,21 @@ enum CacheBenchmarks {
     }
 
     private static let keys = (0..<1_000).map { "https://images.example.com/photos/\($0)/large.jpg" }
-    private static let image = Image(pixels: PixelBuffer(width: 4, height: 4), hasAlpha: true)
+    /// One image per key, as in a real cache (one shared instance would make every hit retain the same object).
+    private static let images = keys.map { _ in Image(pixels: PixelBuffer(width: 4, height: 4), hasAlpha: true) }
+    private static let image = images[0]
     private static let lookups = 1_000_000
 
     private static func filledCache() -> MemoryCache {
         let cache = MemoryCache()
-        for key in keys { cache.setImage(image, forKey: key) }
+        for (key, image) in zip(keys, images) { cache.setImage(image, forKey: key) }
         return cache
     }
 
     /// Nanoseconds per hit: `MemoryCache.image(forKey:)` vs `Dictionary` subscript, same keys, same order.
     private static func memoryHits() {
         let cache = filledCache()
-        let dictionary = Dictionary(uniqueKeysWithValues: keys.map { ($0, image) })
+        let dictionary = Dictionary(uniqueKeysWithValues: zip(keys, images))
         var found = 0
         let ours = Measure.best {
             for index in 0..<lookups where cache.image(forKey: keys[index % keys.count]) != nil { found += 1 }
@@ -54,7 +56,7 @@ enum CacheBenchmarks {
         Measure.row("memory hits, 2 threads vs 1 (Mops/s)", ours: double / 1e6, theirs: single / 1e6,
                     unit: "M/s", higherIsBetter: true)
         // What the machine allows: the same with an unlocked, read-only Dictionary.
-        let dictionary = Dictionary(uniqueKeysWithValues: keys.map { ($0, image) })
+        let dictionary = Dictionary(uniqueKeysWithValues: zip(keys, images))
         let rawOne = Measure.best {
             for index in 0..<lookups { _ = dictionary[keys[index % keys.count]] }
         }

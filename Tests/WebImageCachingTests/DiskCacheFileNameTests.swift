@@ -35,6 +35,34 @@ struct DiskCacheFileNameTests {
         #expect(DiskCache.fileName(forKey: withNul) == DiskCache.hashedName(forKey: withNul) + ".jpg")
     }
 
+    @Test("the fast URL path-extension reader always agrees with Foundation's URL")
+    func fastExtensionMatchesURL() {
+        let samples = [
+            "https://placehold.co/50x50.jpg", "http://example.com/a/b/c.tar.gz", "https://example.com/img?size=1.5",
+            "https://example.com/a.png?x=1.jpg", "https://example.com", "https://example.com/", "https://example.com/dir/",
+            "https://example.com/.hidden", "https://example.com/name.", "https://example.com/noext",
+            "https://user@example.com:8080/p;x=1/a.webp", "https://example.com/a.b:c", "https://e.com/~x/(1)*+,.g!f",
+            "https://example.com/a%20b.jpg", "https://example.com/a.jpg#frag", "https://example.com/a b.jpg",
+            "https://example.com/é.jpg", "ftp://example.com/a.jpg", "https:///a.jpg", "https://example.com/a..b",
+        ]
+        var generator = SplitMix64(seed: 0xF11E)
+        let alphabet = Array("ab.-_~/?:@!$&'()*+,;=%# é".unicodeScalars)
+        let random = (0..<3_000).map { _ in
+            "https://h.co/" + String(String.UnicodeScalarView((0..<Int(generator.next() % 16)).map { _ in
+                alphabet[Int(generator.next() % UInt64(alphabet.count))]
+            }))
+        }
+        var fastAnswers = 0
+        for key in samples + random {
+            guard let fast = DiskCache.plainURLPathExtension(of: key) else { continue }
+            fastAnswers += 1
+            #expect(fast == URL(string: key)?.pathExtension, "\(key)")
+        }
+        #expect(DiskCache.plainURLPathExtension(of: "https://placehold.co/50x50.jpg") == "jpg")
+        #expect(DiskCache.plainURLPathExtension(of: "https://example.com/a%20b.jpg") == nil)
+        #expect(fastAnswers > 500)
+    }
+
     @Test("the path for a key is the directory plus the file name")
     func pathForKey() {
         let directory = TemporaryDirectory()

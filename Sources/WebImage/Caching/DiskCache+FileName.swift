@@ -31,9 +31,47 @@ extension DiskCache {
     }
 
     static func fileExtension(forKey key: String) -> String {
-        let raw = URL(string: key)?.pathExtension ?? lastPathExtension(of: key)
+        let raw = plainURLPathExtension(of: key) ?? URL(string: key)?.pathExtension ?? lastPathExtension(of: key)
         let cleaned = raw.filter { $0 != ":" && $0 != "\0" }
         return cleaned.utf16.count > maxFileExtensionLength ? "" : cleaned
+    }
+
+    /// The path extension of an `http`/`https` URL that needs no decoding, read straight off its bytes, or nil
+    /// for any other key.
+    ///
+    /// Parsing with `URL` costs more than the rest of a disk read's bookkeeping together, and almost every key is
+    /// such a URL. Anything unusual — a `%`, `#`, space or non-ASCII byte, a trailing `/`, a name starting or
+    /// ending with `.` — is left to `URL`, so the answer always equals `URL(string:)?.pathExtension`.
+    static func plainURLPathExtension(of key: String) -> String? {
+        let bytes = Array(key.utf8)
+        let schemeLength: Int
+        if bytes.starts(with: "https://".utf8) {
+            schemeLength = 8
+        } else if bytes.starts(with: "http://".utf8) {
+            schemeLength = 7
+        } else {
+            return nil
+        }
+        guard bytes.allSatisfy(isPlainURLByte) else { return nil }
+        let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+        guard let pathStart = bytes[schemeLength..<end].firstIndex(of: UInt8(ascii: "/")), pathStart > schemeLength,
+              let nameStart = bytes[pathStart..<end].lastIndex(of: UInt8(ascii: "/")).map({ $0 + 1 }),
+              nameStart < end, bytes[nameStart] != UInt8(ascii: "."), bytes[end - 1] != UInt8(ascii: ".") else {
+            return nil
+        }
+        guard let dot = bytes[nameStart..<end].lastIndex(of: UInt8(ascii: ".")) else { return "" }
+        return String(decoding: bytes[(dot + 1)..<end], as: UTF8.self)
+    }
+
+    /// Letters, digits and the URL punctuation that `URL` takes literally (RFC 3986 unreserved, sub-delims,
+    /// `:`, `/`, `@`, `?`).
+    private static func isPlainURLByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "-._~!$&'()*+,;=:/@?".utf8.contains(byte)
+        }
     }
 
     /// The extension of the last path component of a non-URL key (`NSString.pathExtension`).

@@ -39,6 +39,9 @@ public final class MemoryCache: Sendable {
         /// The stamp of this shard's least recently used entry (`.max` when empty), republished after every
         /// change so eviction can find the globally oldest entry without locking every shard.
         let oldestStamp = Atomic<UInt64>(.max)
+        /// Keeps the next shard's lock and stamp off this shard's cache lines: shards are allocated back to
+        /// back, and two threads on neighbouring shards would otherwise contend as if they shared one.
+        private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
 
         /// Runs `body` on the list under the lock, then republishes the oldest stamp.
         func update<T>(_ body: (inout LRUList) -> T) -> T {
