@@ -108,6 +108,40 @@ struct DiskCacheExpiryTests {
         #expect((0..<10).filter { disk.containsData(forKey: "k\($0)") } == [6, 9])
     }
 
+    @Test("a read rewrites the file's access time only when it is older than the staleness allowed")
+    func accessTimeWriteBack() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/entry"
+        try Data([1]).write(to: URL(fileURLWithPath: path))
+        let stamp = DiskFileIO.uniqueStamp()
+        // An access time ahead of the file's change time: the kernel's relatime leaves it alone on reads too.
+        setFileDates(path, accessedSecondsAgo: -30)
+        let ahead = try #require(DiskFileIO.attributes(path)).accessed.nanoseconds
+        #expect(DiskFileIO.read(path, accessStamp: stamp, staleness: DiskCacheAccessLog.writeBackInterval) == Data([1]))
+        #expect(try #require(DiskFileIO.attributes(path)).accessed.nanoseconds == ahead)
+        setFileDates(path, accessedSecondsAgo: 61)
+        #expect(DiskFileIO.read(path, accessStamp: stamp, staleness: DiskCacheAccessLog.writeBackInterval) == Data([1]))
+        #expect(try #require(DiskFileIO.attributes(path)).accessed.nanoseconds == stamp.nanoseconds)
+    }
+
+    @Test("the access log answers the later of a logged hit and the file's time, and prunes what disk knows")
+    func accessLog() {
+        var log = DiskCacheAccessLog()
+        log.record("a", at: timespec(nanoseconds: 2_000))
+        log.record("b", at: timespec(nanoseconds: 2_000))
+        log.record("gone", at: timespec(nanoseconds: 2_000))
+        #expect(log.lastAccess(of: "a", recorded: timespec(nanoseconds: 1_000)).nanoseconds == 2_000)
+        #expect(log.lastAccess(of: "a", recorded: timespec(nanoseconds: 3_000)).nanoseconds == 3_000)
+        #expect(log.lastAccess(of: "never", recorded: timespec(nanoseconds: 5)).nanoseconds == 5)
+        log.prune(listed: ["a": timespec(nanoseconds: 1_000), "b": timespec(nanoseconds: 2_000)])
+        #expect(log.lastAccess(of: "a", recorded: timespec(nanoseconds: 0)).nanoseconds == 2_000)
+        #expect(log.lastAccess(of: "b", recorded: timespec(nanoseconds: 0)).nanoseconds == 0)
+        #expect(log.lastAccess(of: "gone", recorded: timespec(nanoseconds: 0)).nanoseconds == 0)
+        log.forget("a")
+        #expect(log.lastAccess(of: "a", recorded: timespec(nanoseconds: 0)).nanoseconds == 0)
+    }
+
     @Test("cleanup trims to half the size limit, oldest first")
     func cleanupTrims() throws {
         let directory = TemporaryDirectory()

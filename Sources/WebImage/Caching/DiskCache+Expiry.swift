@@ -45,14 +45,21 @@ extension DiskCache {
         index.withLock { $0 = DiskCacheIndex(Array(kept)) }
     }
 
-    /// Every entry file in the directory (hidden temporary and sidecar files excluded).
+    /// Every entry file in the directory (hidden temporary and sidecar files excluded); access dates include
+    /// the hits not yet written to disk.
     func listEntries() -> [EntryInfo] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
-        return names.compactMap { name in
-            guard !name.hasPrefix("."), let attributes = DiskFileIO.attributes(directoryPath + "/" + name) else {
-                return nil
+        var listed: [(name: String, attributes: DiskFileIO.Attributes)] = []
+        for name in names where !name.hasPrefix(".") {
+            if let attributes = DiskFileIO.attributes(directoryPath + "/" + name) { listed.append((name, attributes)) }
+        }
+        return accessLog.withLock { log in
+            log.prune(listed: Dictionary(listed.map { ($0.name, $0.attributes.accessed) }, uniquingKeysWith: { $1 }))
+            return listed.map { name, attributes in
+                var attributes = attributes
+                attributes.accessed = log.lastAccess(of: name, recorded: attributes.accessed)
+                return EntryInfo(name: name, size: attributes.size, date: date(of: name, attributes))
             }
-            return EntryInfo(name: name, size: attributes.size, date: date(of: name, attributes))
         }
     }
 
@@ -87,7 +94,7 @@ extension DiskCache {
         unlink(sidecarPath(for: name))
     }
 
-    private func date(of name: String, _ attributes: (size: Int, accessed: timespec, modified: timespec)) -> Date {
+    private func date(of name: String, _ attributes: DiskFileIO.Attributes) -> Date {
         switch configuration.expireType {
         case .accessDate: return attributes.accessed.date
         case .modificationDate: return attributes.modified.date

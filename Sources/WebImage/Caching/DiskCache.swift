@@ -24,6 +24,8 @@ public final class DiskCache: Sendable {
     let directoryPath: String
     /// Known entry sizes; nil until first needed (and after the directory vanished).
     let index = Mutex<DiskCacheIndex?>(nil)
+    /// Hits not yet written into the files' access times.
+    let accessLog = Mutex(DiskCacheAccessLog())
 
     /// The extended attribute holding an entry's extended data.
     static let extendedAttributeName = "user.swiftwebimage.extended"
@@ -55,10 +57,15 @@ public final class DiskCache: Sendable {
     /// Falls back to the name without extension (entries written by older SDWebImage-style caches).
     public func data(forKey key: String) -> Data? {
         let stamp = DiskFileIO.uniqueStamp()
-        let hash = Self.hashedName(forKey: key), ext = Self.fileExtension(forKey: key)
-        let bare = directoryPath + "/" + hash
-        if ext.isEmpty { return DiskFileIO.read(bare, accessStamp: stamp) }
-        return DiskFileIO.read(bare + "." + ext, accessStamp: stamp) ?? DiskFileIO.read(bare, accessStamp: stamp)
+        let bare = Self.hashedName(forKey: key), ext = Self.fileExtension(forKey: key)
+        for name in ext.isEmpty ? [bare] : [bare + "." + ext, bare] {
+            let data = DiskFileIO.read(directoryPath + "/" + name, accessStamp: stamp,
+                                       staleness: DiskCacheAccessLog.writeBackInterval)
+            guard let data else { continue }
+            accessLog.withLock { $0.record(name, at: stamp) }
+            return data
+        }
+        return nil
     }
 
     /// Whether an entry exists for `key` (with or without extension).
@@ -98,6 +105,7 @@ public final class DiskCache: Sendable {
         } catch let failure as DiskFileIO.Failure {
             throw WebImageError.cacheFailure(path: target, reason: failure.message)
         }
+        accessLog.withLock { $0.forget(name) }
         recordWrite(name, size: data.count)
     }
 
@@ -116,6 +124,7 @@ public final class DiskCache: Sendable {
             unlink(directoryPath + "/" + name)
             unlink(sidecarPath(for: name))
             index.withLock { $0?.remove(name) }
+            accessLog.withLock { $0.forget(name) }
         }
     }
 
@@ -124,6 +133,7 @@ public final class DiskCache: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
         for name in names { unlink(directoryPath + "/" + name) }
         index.withLock { $0 = DiskCacheIndex() }
+        accessLog.withLock { $0.forgetAll() }
     }
 
     /// The bytes all entries take (a fresh listing of the directory).

@@ -76,8 +76,8 @@ enum DiskFileIO {
     }
 
     /// The whole file, or nil when it does not exist or cannot be read; with `accessStamp`, records the read
-    /// as the file's access time.
-    static func read(_ path: String, accessStamp: timespec?) -> Data? {
+    /// as the file's access time unless the recorded one is less than `staleness` nanoseconds older.
+    static func read(_ path: String, accessStamp: timespec?, staleness: Int64 = 0) -> Data? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -98,7 +98,7 @@ enum DiskFileIO {
             return nil
         }
         let data = Data(bytesNoCopy: buffer, count: size, deallocator: .free)
-        if let accessStamp {
+        if let accessStamp, accessStamp.nanoseconds - info.st_atim.nanoseconds >= staleness {
             var times = [accessStamp, timespec(tv_sec: 0, tv_nsec: utimeOmit)]
             _ = futimens(fd, &times)
         }
@@ -114,8 +114,11 @@ enum DiskFileIO {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// A regular file's size and dates.
+    typealias Attributes = (size: Int, accessed: timespec, modified: timespec)
+
     /// Size and dates of a regular file, or nil.
-    static func attributes(_ path: String) -> (size: Int, accessed: timespec, modified: timespec)? {
+    static func attributes(_ path: String) -> Attributes? {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return (Int(info.st_size), info.st_atim, info.st_mtim)
@@ -158,7 +161,7 @@ enum DiskFileIO {
 
     // MARK: Time
 
-    private static let lastStamp = Mutex<Int>(0)
+    private static let lastStamp = Mutex<Int64>(0)
 
     /// The current wall-clock time as a `timespec`, strictly later than the previous call's in this process,
     /// so entries written or read one after another never tie (the kernel's file clock is coarse).
@@ -166,10 +169,10 @@ enum DiskFileIO {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let nanos = lastStamp.withLock { last in
-            last = max(now.tv_sec * 1_000_000_000 + now.tv_nsec, last + 1)
+            last = max(now.nanoseconds, last + 1)
             return last
         }
-        return timespec(tv_sec: nanos / 1_000_000_000, tv_nsec: nanos % 1_000_000_000)
+        return timespec(nanoseconds: nanos)
     }
 }
 
