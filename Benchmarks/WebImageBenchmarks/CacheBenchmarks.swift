@@ -5,10 +5,13 @@ import WebImage
 /// Memory-cache lookups against a bare `Dictionary`, two-thread scaling, eviction churn, and disk-cache
 /// writes/reads against plain `FileManager`, all in the same run.
 enum CacheBenchmarks {
-    static func run() throws {
+    static func runMemory() {
         memoryHits()
         memoryHitsTwoThreads()
         evictionChurn()
+    }
+
+    static func runDisk() throws {
         try diskWriteRead()
     }
 

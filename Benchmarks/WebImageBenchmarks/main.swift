@@ -6,7 +6,8 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("webp", WebPBenchmarks.run),
     ("gif", GIFBenchmarks.run),
     ("animated-memory", AnimatedMemoryBenchmark.run),
-    ("cache", CacheBenchmarks.run),
+    ("memory-cache", CacheBenchmarks.runMemory),
+    ("disk-cache", CacheBenchmarks.runDisk),
     ("loader", LoaderBenchmarks.run),
     ("manager", ManagerBenchmarks.run),
 ]

@@ -21,14 +21,29 @@ enum CacheKeyHash {
         let (first, second, third) = secrets
         let count = bytes.count
         var state = mix(first ^ UInt64(truncatingIfNeeded: count), second)
-        var offset = 0
-        while count - offset > 16 {
-            state = mix(word(bytes, offset) ^ first, word(bytes, offset + 8) ^ state)
-            offset += 16
+        let low: UInt64, high: UInt64
+        if count > 16 {
+            var offset = 0
+            while count - offset > 16 {
+                state = mix(word(bytes, offset) ^ first, word(bytes, offset + 8) ^ state)
+                offset += 16
+            }
+            // The last 16 bytes, overlapping what was already mixed: no byte-by-byte tail.
+            low = word(bytes, count - 16)
+            high = word(bytes, count - 8)
+        } else if count >= 8 {
+            low = word(bytes, 0)
+            high = word(bytes, count - 8)
+        } else if count >= 4 {
+            low = UInt64(halfWord(bytes, 0)) << 32 | UInt64(halfWord(bytes, count - 4))
+            high = 0
+        } else if count > 0 {
+            low = UInt64(bytes[0]) << 16 | UInt64(bytes[count / 2]) << 8 | UInt64(bytes[count - 1])
+            high = 0
+        } else {
+            low = 0
+            high = 0
         }
-        let tail = count - offset
-        let low = tail >= 8 ? word(bytes, offset) : partialWord(bytes, offset, tail)
-        let high = tail > 8 ? partialWord(bytes, offset + 8, tail - 8) : 0
         state = mix(low ^ second, high ^ state ^ third)
         return mix(state ^ first, UInt64(truncatingIfNeeded: count) ^ third)
     }
@@ -43,10 +58,7 @@ enum CacheKeyHash {
         UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
-    /// Up to 8 bytes from `offset`, little-endian, zero-extended.
-    private static func partialWord(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ length: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for index in 0..<length { value |= UInt64(bytes[offset + index]) << (8 * UInt64(index)) }
-        return value
+    private static func halfWord(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
+        UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 }

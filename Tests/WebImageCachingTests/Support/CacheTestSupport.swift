@@ -72,3 +72,11 @@ struct SplitMix64 {
         return z ^ (z >> 31)
     }
 }
+
+/// Runs blocking `body` (waiting on a child process, busy loops) on a thread of its own and awaits its result,
+/// so a test never holds one of the cooperative pool's few threads while other tests need it.
+func onDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
