@@ -64,10 +64,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["LoopbackServer"], path: "Tests/Support", swiftSettings: strict),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"], swiftSettings: strict),
-        .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter"],
+        .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter", "TestSupport"],
                     swiftSettings: strict),
         // Child process for the cache crash test: writes entries until it is killed.
-        .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImage"],
+        .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImage", "TestSupport"],
                           path: "Tests/CacheCrashWriter", swiftSettings: strict),
         .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"], swiftSettings: strict),
         .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"], swiftSettings: strict),

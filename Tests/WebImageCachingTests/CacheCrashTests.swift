@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 import WebImage
 
@@ -22,7 +23,7 @@ struct CacheCrashTests {
         }
         guard values["key"] == key, let count = values["len"].flatMap(Int.init),
               let seed = values["seed"].flatMap(UInt64.init) else { return false }
-        return data[(newline + 1)...] == crashPayload(count: count, seed: seed)
+        return data[(newline + 1)...] == SplitMix64.bytes(count: count, seed: seed)
     }
 
     /// What the rounds saw; checked back in the test, where issues are attributed to it.
@@ -115,15 +116,4 @@ struct CacheCrashTests {
         seen.entryNames = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }
         return seen
     }
-}
-
-/// SplitMix64 output bytes, as the crash writer generates its payloads.
-func crashPayload(count: Int, seed: UInt64) -> Data {
-    var generator = SplitMix64(seed: seed)
-    var bytes = [UInt8](repeating: 0, count: count)
-    for index in stride(from: 0, to: count, by: 8) {
-        let word = generator.next()
-        for offset in 0..<min(8, count - index) { bytes[index + offset] = UInt8(truncatingIfNeeded: word >> (8 * offset)) }
-    }
-    return Data(bytes)
 }

@@ -58,21 +58,6 @@ func eventually(timeout: Double = 30, _ condition: () -> Bool) async -> Bool {
     return condition()
 }
 
-/// SplitMix64: a small deterministic generator, so a failure replays (the crash writer's payloads use it too).
-struct SplitMix64 {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Runs blocking `body` (waiting on a child process, busy loops) on a thread of its own and awaits its result,
 /// so a test never holds one of the cooperative pool's few threads while other tests need it.
 func onDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
