@@ -142,13 +142,17 @@ struct MemoryCacheTests {
 
 @Suite("Memory cache: reference model")
 struct MemoryCacheModelTests {
-    /// The cache against a plain array kept in recency order, over random sets, hits, misses and removals
-    /// on enough keys to grow, collide in and shift back every shard's index many times.
-    @Test("20,000 random operations match an exact LRU model")
-    func matchesReferenceLRU() {
-        let cache = MemoryCache(configuration: .init(countLimit: 150))
-        var model: [String] = []
+    /// The cache against a model of its documented order: a store stamps an entry newer than everything
+    /// before it; a hit stamps it newer than every earlier store, tied with other hits since that store. Each
+    /// eviction must take an entry with the oldest stamp. Enough keys to grow, collide in and shift back every
+    /// shard's index many times.
+    @Test("20,000 random operations evict in the documented recency order")
+    func matchesReferenceModel() {
+        let limit = 150
+        let cache = MemoryCache(configuration: .init(countLimit: limit))
+        var stamps: [String: UInt64] = [:]
         var images: [String: Image] = [:]
+        var stores: UInt64 = 0
         var generator = SplitMix64(seed: 0x5EED)
         for _ in 0..<20_000 {
             let key = "https://example.com/\(generator.next() % 400).jpg"
@@ -156,25 +160,36 @@ struct MemoryCacheModelTests {
             case 0..<4:
                 let image = makeImage()
                 cache.setImage(image, forKey: key)
+                stores += 1
+                stamps[key] = 2 * stores
                 images[key] = image
-                model.removeAll { $0 == key }
-                model.append(key)
-                if model.count > 150 { images[model.removeFirst()] = nil }
+                guard stamps.count > limit else { continue }
+                let evicted = stamps.keys.filter { !cache.containsImage(forKey: $0) }
+                #expect(evicted.count == 1)
+                guard let gone = evicted.first else { return }
+                #expect(stamps[gone] == stamps.values.min(), "\(gone) left before an older entry")
+                stamps[gone] = nil
+                images[gone] = nil
             case 4..<8:
                 let hit = cache.image(forKey: key)
                 #expect(hit === images[key])
-                if hit != nil {
-                    model.removeAll { $0 == key }
-                    model.append(key)
-                }
+                if hit != nil { stamps[key] = 2 * stores + 1 }
             default:
                 cache.removeImage(forKey: key)
-                model.removeAll { $0 == key }
+                stamps[key] = nil
                 images[key] = nil
             }
         }
-        #expect(cache.totalCount == model.count)
-        let present = (0..<400).map { "https://example.com/\($0).jpg" }.filter { cache.containsImage(forKey: $0) }
-        #expect(Set(present) == Set(model))
+        #expect(cache.totalCount == stamps.count)
+    }
+
+    @Test("hits between two stores are all newer than those stores: the unhit entries leave first")
+    func hitsOutliveEarlierStores() {
+        let cache = MemoryCache(configuration: .init(countLimit: 40))
+        let keys = (0..<40).map { "https://example.com/\($0).png" }
+        for key in keys { cache.setImage(makeImage(), forKey: key) }
+        for key in keys[..<20] { _ = cache.image(forKey: key) }
+        for index in 40..<60 { cache.setImage(makeImage(), forKey: "https://example.com/\(index).png") }
+        #expect(keys.filter { cache.containsImage(forKey: $0) } == Array(keys[..<20]))
     }
 }

@@ -3,9 +3,12 @@ import Synchronization
 /// A thread-safe LRU of decoded images keyed by string, bounded by total cost and count.
 ///
 /// Entries are spread over 16 shards, each behind its own `Mutex`, so threads hitting different keys rarely
-/// contend; every entry records when it was last used (a logical clock shared by the shards), and eviction
-/// removes the globally least recently used entry (the oldest of the shards' oldest), so the order is one LRU
-/// as if there were a single list.
+/// contend. Recency is exact within a shard (a linked list) and ordered across shards by a logical clock that
+/// advances on every store: a hit makes its entry newer than everything stored before it, and eviction removes
+/// the oldest of the shards' oldest entries. So entries leave in the order they were stored or last hit, except
+/// that entries in different shards hit between the same two stores may leave in either order. A hit writes
+/// nothing that all threads share: a clock advanced on every hit was one contended cache line, and cost two
+/// threads all their gain over one.
 /// Get, set and remove are O(1). Limits are enforced on every set.
 ///
 /// Linux has no memory-warning notification: call ``purge()`` yourself when the process should give memory
@@ -67,8 +70,9 @@ public final class MemoryCache: Sendable {
     private let shards: [Shard]
     private let costTotal = Atomic<Int>(0)
     private let countTotal = Atomic<Int>(0)
-    /// A logical clock ticking once per use: reading the system clock costs more than a whole lookup.
-    private let clock = Atomic<UInt64>(0)
+    /// Stores so far: the logical clock ordering entries across shards (reading the system clock costs more
+    /// than a whole lookup).
+    private let stores = Atomic<UInt64>(0)
     /// Serialises eviction so two writers over the limit do not both evict for the same excess.
     private let evicting = Mutex(())
 
@@ -79,7 +83,7 @@ public final class MemoryCache: Sendable {
 
     /// The image for `key`, marking it most recently used; nil on a miss.
     public func image(forKey key: String) -> Image? {
-        let stamp = tick()
+        let stamp = hitStamp()
         let hash = CacheKeyHash.hash(key)
         let shard = shard(for: hash)
         var revivedCost: Int?
@@ -109,7 +113,7 @@ public final class MemoryCache: Sendable {
     /// `cost` defaults to the image's ``Image/memoryCost``.
     public func setImage(_ image: Image, forKey key: String, cost: Int? = nil) {
         let entryCost = max(0, cost ?? image.memoryCost)
-        let stamp = tick()
+        let stamp = storeStamp()
         let hash = CacheKeyHash.hash(key)
         let change = shard(for: hash).update { $0.set(key, hash: hash, image: image, cost: entryCost, stamp: stamp) }
         costTotal.wrappingAdd(entryCost - change.replacedCost, ordering: .relaxed)
@@ -194,7 +198,13 @@ public final class MemoryCache: Sendable {
         shards[Int(truncatingIfNeeded: hash >> Self.shardShift)]
     }
 
-    private func tick() -> UInt64 {
-        clock.wrappingAdd(1, ordering: .relaxed).newValue
+    /// An even stamp newer than every earlier store and hit.
+    private func storeStamp() -> UInt64 {
+        2 * stores.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// An odd stamp newer than every store so far, older than every later one; only read, never written.
+    private func hitStamp() -> UInt64 {
+        2 * stores.load(ordering: .relaxed) + 1
     }
 }
