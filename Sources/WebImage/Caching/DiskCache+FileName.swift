@@ -19,15 +19,18 @@ extension DiskCache {
 
     /// The name without extension: lowercase hex MD5 of the key's UTF-8 bytes (where reads fall back to).
     static func hashedName(forKey key: String) -> String {
-        let digest = Insecure.MD5.hash(data: Array(key.utf8))
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        var chars = [UInt8]()
-        chars.reserveCapacity(32)
-        for byte in digest {
-            chars.append(hex[Int(byte >> 4)])
-            chars.append(hex[Int(byte & 0x0F)])
+        let digest = key.utf8.withContiguousStorageIfAvailable { Insecure.MD5.hash(data: UnsafeRawBufferPointer($0)) }
+            ?? Insecure.MD5.hash(data: Array(key.utf8))
+        let hex: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 2 * Insecure.MD5.byteCount) { characters in
+            var next = 0
+            for byte in digest {
+                characters[next] = hex.utf8Start[Int(byte >> 4)]
+                characters[next + 1] = hex.utf8Start[Int(byte & 0x0F)]
+                next += 2
+            }
+            return next
         }
-        return String(decoding: chars, as: UTF8.self)
     }
 
     static func fileExtension(forKey key: String) -> String {
@@ -43,34 +46,38 @@ extension DiskCache {
     /// such a URL. Anything unusual — a `%`, `#`, space or non-ASCII byte, a trailing `/`, a name starting or
     /// ending with `.` — is left to `URL`, so the answer always equals `URL(string:)?.pathExtension`.
     static func plainURLPathExtension(of key: String) -> String? {
-        let bytes = Array(key.utf8)
-        let schemeLength: Int
-        if bytes.starts(with: "https://".utf8) {
-            schemeLength = 8
-        } else if bytes.starts(with: "http://".utf8) {
-            schemeLength = 7
-        } else {
-            return nil
-        }
-        guard bytes.allSatisfy(isPlainURLByte) else { return nil }
-        let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
-        guard let pathStart = bytes[schemeLength..<end].firstIndex(of: UInt8(ascii: "/")), pathStart > schemeLength,
-              let nameStart = bytes[pathStart..<end].lastIndex(of: UInt8(ascii: "/")).map({ $0 + 1 }),
-              nameStart < end, bytes[nameStart] != UInt8(ascii: "."), bytes[end - 1] != UInt8(ascii: ".") else {
-            return nil
-        }
-        guard let dot = bytes[nameStart..<end].lastIndex(of: UInt8(ascii: ".")) else { return "" }
-        return String(decoding: bytes[(dot + 1)..<end], as: UTF8.self)
+        key.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            let schemeLength: Int
+            if bytes.starts(with: "https://".utf8) {
+                schemeLength = 8
+            } else if bytes.starts(with: "http://".utf8) {
+                schemeLength = 7
+            } else {
+                return nil
+            }
+            guard bytes.allSatisfy(isPlainURLByte) else { return nil }
+            let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+            guard let pathStart = bytes[schemeLength..<end].firstIndex(of: UInt8(ascii: "/")), pathStart > schemeLength,
+                  let nameStart = bytes[pathStart..<end].lastIndex(of: UInt8(ascii: "/")).map({ $0 + 1 }),
+                  nameStart < end, bytes[nameStart] != UInt8(ascii: "."), bytes[end - 1] != UInt8(ascii: ".") else {
+                return nil
+            }
+            guard let dot = bytes[nameStart..<end].lastIndex(of: UInt8(ascii: ".")) else { return "" }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[(dot + 1)..<end]), as: UTF8.self)
+        } ?? nil
     }
 
     /// Letters, digits and the URL punctuation that `URL` takes literally (RFC 3986 unreserved, sub-delims,
     /// `:`, `/`, `@`, `?`).
     private static func isPlainURLByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "&")...UInt8(ascii: ";"), // & ' ( ) * + , - . / 0-9 : ;
+             UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "="), UInt8(ascii: "?"), UInt8(ascii: "@"),
+             UInt8(ascii: "_"), UInt8(ascii: "~"):
             return true
         default:
-            return "-._~!$&'()*+,;=:/@?".utf8.contains(byte)
+            return false
         }
     }
 

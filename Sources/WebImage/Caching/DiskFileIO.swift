@@ -84,8 +84,11 @@ enum DiskFileIO {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
         // Uninitialised memory handed to Data without a copy: zero-filling 256 KB first costs a third more.
+        // Cache-line aligned, as the page cache it is copied from is: the kernel's copy into a buffer 16 bytes
+        // off (where malloc puts large blocks) runs a fifth slower. (posix_memalign maps fresh pages each time.)
         let size = Int(info.st_size)
-        guard let buffer = malloc(max(size, 1)) else { return nil }
+        guard let block = malloc(size + 64) else { return nil }
+        let buffer = block + (64 - Int(bitPattern: block) % 64) % 64
         var offset = 0
         while offset < size {
             let got = Glibc.read(fd, buffer + offset, size - offset)
@@ -94,10 +97,10 @@ enum DiskFileIO {
             offset += got
         }
         guard offset == size else {
-            free(buffer)
+            free(block)
             return nil
         }
-        let data = Data(bytesNoCopy: buffer, count: size, deallocator: .free)
+        let data = Data(bytesNoCopy: buffer, count: size, deallocator: .custom { _, _ in free(block) })
         if let accessStamp, accessStamp.nanoseconds - info.st_atim.nanoseconds >= staleness {
             var times = [accessStamp, timespec(tv_sec: 0, tv_nsec: utimeOmit)]
             _ = futimens(fd, &times)
