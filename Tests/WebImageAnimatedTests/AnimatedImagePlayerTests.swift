@@ -109,7 +109,10 @@ import WebImage
         player.maxBufferSize = player.provider.bytesPerFrame * 10
         player.startPlaying()
         for _ in 0..<30 { clock.advance(by: 0.12) }
-        try await Task.sleep(for: .milliseconds(200))
+        // The prefetch queue fills ahead in the background: wait for it (bounded) rather than a fixed time.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while player.bufferedFrameCount < 10 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(50))
         #expect(log.bufferSizes.withLock { $0 }.allSatisfy { $0 <= 10 })
         #expect(player.bufferedFrameCount == 10)
         player.clearFrameBuffer()

@@ -28,18 +28,18 @@ import WebImage
         return try #require(object)
     }
 
-    @Test func pathIsTheNamespaceDirectory() throws {
+    @Test func pathIsTheNamespaceDirectory() async throws {
         let fixture = try Fixture([])
         let base = fixture.base, disk = fixture.disk
-        let result = try CLIRunner.run(["cache", "path", "--cache-dir", base, "--namespace", "ns"])
+        let result = try await CLIRunner.run(["cache", "path", "--cache-dir", base, "--namespace", "ns"])
         #expect(result.status == 0)
         #expect(result.stdout == disk.directory.path + "\n")
     }
 
-    @Test func statsCountBytesAndAccessDates() throws {
+    @Test func statsCountBytesAndAccessDates() async throws {
         let fixture = try Fixture([100, 250, 4000])
         let base = fixture.base, disk = fixture.disk
-        let stats = try json(CLIRunner.run(["cache", "stats", "--cache-dir", base, "--namespace", "ns", "--json"]))
+        let stats = try await json(CLIRunner.run(["cache", "stats", "--cache-dir", base, "--namespace", "ns", "--json"]))
         #expect(stats["path"] as? String == disk.directory.path)
         #expect(stats["count"] as? Int == 3)
         #expect(stats["bytes"] as? Int == 4350)
@@ -49,10 +49,10 @@ import WebImage
         #expect(oldest.hasSuffix("Z"))
     }
 
-    @Test func lsListsNewestFirst() throws {
+    @Test func lsListsNewestFirst() async throws {
         let fixture = try Fixture([10, 20, 30])
         let base = fixture.base
-        let result = try CLIRunner.run(["cache", "ls", "--cache-dir", base, "--namespace", "ns", "--json"])
+        let result = try await CLIRunner.run(["cache", "ls", "--cache-dir", base, "--namespace", "ns", "--json"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
@@ -60,23 +60,23 @@ import WebImage
         #expect(objects.allSatisfy { ($0["file"] as? String)?.hasSuffix(".png") == true })
     }
 
-    @Test func clearRemovesEverything() throws {
+    @Test func clearRemovesEverything() async throws {
         let fixture = try Fixture([100, 200])
         let base = fixture.base
-        let cleared = try json(CLIRunner.run(["cache", "clear", "--cache-dir", base, "--namespace", "ns", "--json"]))
+        let cleared = try await json(CLIRunner.run(["cache", "clear", "--cache-dir", base, "--namespace", "ns", "--json"]))
         #expect(cleared["removedCount"] as? Int == 2)
         #expect(cleared["removedBytes"] as? Int == 300)
         #expect(cleared["count"] as? Int == 0)
-        let stats = try json(CLIRunner.run(["cache", "stats", "--cache-dir", base, "--namespace", "ns", "--json"]))
+        let stats = try await json(CLIRunner.run(["cache", "stats", "--cache-dir", base, "--namespace", "ns", "--json"]))
         #expect(stats["count"] as? Int == 0)
         #expect(stats["bytes"] as? Int == 0)
         #expect(stats["oldestAccess"] is NSNull)
     }
 
-    @Test func trimBySizeKeepsTheMostRecentlyUsed() throws {
+    @Test func trimBySizeKeepsTheMostRecentlyUsed() async throws {
         let fixture = try Fixture([1000, 1000, 1000])
         let base = fixture.base, disk = fixture.disk
-        let trimmed = try json(CLIRunner.run(["cache", "trim", "--cache-dir", base, "--namespace", "ns",
+        let trimmed = try await json(CLIRunner.run(["cache", "trim", "--cache-dir", base, "--namespace", "ns",
                                               "--max-size", "2500", "--max-age=-1", "--json"]))
         // Over 2500 bytes: the least recently used go until at most half the limit (1250) is used.
         #expect(trimmed["removedCount"] as? Int == 2)
@@ -85,19 +85,19 @@ import WebImage
         #expect(disk.containsData(forKey: "http://example.com/2.png"))
     }
 
-    @Test func trimByAgeZeroRemovesAll() throws {
+    @Test func trimByAgeZeroRemovesAll() async throws {
         let fixture = try Fixture([10, 10])
         let base = fixture.base
-        let trimmed = try json(CLIRunner.run(["cache", "trim", "--cache-dir", base, "--namespace", "ns",
+        let trimmed = try await json(CLIRunner.run(["cache", "trim", "--cache-dir", base, "--namespace", "ns",
                                               "--max-age", "0", "--json"]))
         #expect(trimmed["removedCount"] as? Int == 2)
         #expect(trimmed["count"] as? Int == 0)
     }
 
-    @Test func badLimitIsOneLine() throws {
+    @Test func badLimitIsOneLine() async throws {
         let fixture = try Fixture([])
         let base = fixture.base, disk = fixture.disk
-        let result = try CLIRunner.run(["cache", "trim", "--cache-dir", base, "--namespace", "ns", "--max-size=-5"])
+        let result = try await CLIRunner.run(["cache", "trim", "--cache-dir", base, "--namespace", "ns", "--max-size=-5"])
         #expect(result.status == 1)
         #expect(result.stderrLines == ["webimage: \(disk.directory.path): bad --max-size -5: give a byte count of 0 or more"])
     }

@@ -5,17 +5,17 @@ import WebImage
 /// `webimage convert`: the output decodes, is in the asked format, and keeps animation where it can.
 @Suite struct ConvertCommandTests {
     /// Converts and decodes the output with the library.
-    private func convert(_ input: String, to name: String, _ extra: [String] = []) throws -> Image {
+    private func convert(_ input: String, to name: String, _ extra: [String] = []) async throws -> Image {
         let dir = try TemporaryDirectory()
-        let result = try CLIRunner.run(["convert", input, dir.path(name)] + extra)
+        let result = try await CLIRunner.run(["convert", input, dir.path(name)] + extra)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.isEmpty)
         return try CodersManager.shared.decode(Data(contentsOf: dir.url.appendingPathComponent(name)),
                                                options: ImageDecodeOptions())
     }
 
-    @Test func gifToWebPKeepsAnimation() throws {
-        let image = try convert(CLITestPaths.moonGIF, to: "moon.webp")
+    @Test func gifToWebPKeepsAnimation() async throws {
+        let image = try await convert(CLITestPaths.moonGIF, to: "moon.webp")
         #expect(image.format == .webp)
         #expect(image.pixelSize == PixelSize(width: 116, height: 100))
         #expect(image.loopCount == 10)
@@ -27,8 +27,8 @@ import WebImage
         #expect(zip(image.frameDurations, expected).allSatisfy { abs($0 - $1) < 0.001 })
     }
 
-    @Test func gifToPNGMakesAnAPNG() throws {
-        let image = try convert(CLITestPaths.moonGIF, to: "moon.png")
+    @Test func gifToPNGMakesAnAPNG() async throws {
+        let image = try await convert(CLITestPaths.moonGIF, to: "moon.png")
         #expect(image.format == .png)
         #expect(image.frameCount == 14)
         #expect(image.loopCount == 10)
@@ -37,42 +37,42 @@ import WebImage
         #expect(image.frames.map(\.pixels) == source.frames.map(\.pixels))
     }
 
-    @Test func gifToJPEGTakesTheFirstFrame() throws {
-        let image = try convert(CLITestPaths.moonGIF, to: "moon.jpg")
+    @Test func gifToJPEGTakesTheFirstFrame() async throws {
+        let image = try await convert(CLITestPaths.moonGIF, to: "moon.jpg")
         #expect(image.format == .jpeg)
         #expect(image.frameCount == 1)
         #expect(image.pixelSize == PixelSize(width: 116, height: 100))
     }
 
-    @Test func webPToGIF() throws {
-        let image = try convert(CLITestPaths.testWebP, to: "test.gif")
+    @Test func webPToGIF() async throws {
+        let image = try await convert(CLITestPaths.testWebP, to: "test.gif")
         #expect(image.format == .gif)
         #expect(image.pixelSize == PixelSize(width: 128, height: 128))
     }
 
-    @Test func formatOptionOverridesTheExtension() throws {
-        let image = try convert(CLITestPaths.rgbaPNG, to: "out.bin", ["--format", "webp", "--lossless"])
+    @Test func formatOptionOverridesTheExtension() async throws {
+        let image = try await convert(CLITestPaths.rgbaPNG, to: "out.bin", ["--format", "webp", "--lossless"])
         #expect(image.format == .webp)
         #expect(image.hasAlpha)
     }
 
-    @Test func maxPixelSizeShrinks() throws {
-        let image = try convert(CLITestPaths.testWebP, to: "small.png", ["--max-pixel-size", "64x48"])
+    @Test func maxPixelSizeShrinks() async throws {
+        let image = try await convert(CLITestPaths.testWebP, to: "small.png", ["--max-pixel-size", "64x48"])
         #expect(image.pixelSize == PixelSize(width: 48, height: 48))
     }
 
-    @Test func maxFileSizeIsMet() throws {
+    @Test func maxFileSizeIsMet() async throws {
         let dir = try TemporaryDirectory()
-        let result = try CLIRunner.run(["convert", CLITestPaths.interlacedGIF, dir.path("s.jpg"), "--max-file-size", "20000"])
+        let result = try await CLIRunner.run(["convert", CLITestPaths.interlacedGIF, dir.path("s.jpg"), "--max-file-size", "20000"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let size = try FileManager.default.attributesOfItem(atPath: dir.path("s.jpg"))[.size] as? Int
         #expect((size ?? .max) <= 20_000)
     }
 
-    @Test func qualityChangesTheOutput() throws {
+    @Test func qualityChangesTheOutput() async throws {
         let dir = try TemporaryDirectory()
         for quality in ["0.2", "0.95"] {
-            let result = try CLIRunner.run(["convert", CLITestPaths.testWebP, dir.path("q\(quality).jpg"), "--quality", quality])
+            let result = try await CLIRunner.run(["convert", CLITestPaths.testWebP, dir.path("q\(quality).jpg"), "--quality", quality])
             #expect(result.status == 0, "stderr: \(result.stderr)")
         }
         let low = try Data(contentsOf: dir.url.appendingPathComponent("q0.2.jpg"))

@@ -8,9 +8,9 @@ import WebImage
         try CodersManager.shared.decode(Data(contentsOf: URL(fileURLWithPath: path)), options: options)
     }
 
-    @Test func pamMatchesLibraryDecode() throws {
+    @Test func pamMatchesLibraryDecode() async throws {
         let dir = try TemporaryDirectory()
-        let result = try CLIRunner.run(["decode", CLITestPaths.testWebP, "-o", dir.path("x.pam")])
+        let result = try await CLIRunner.run(["decode", CLITestPaths.testWebP, "-o", dir.path("x.pam")])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let written = try Data(contentsOf: dir.url.appendingPathComponent("x.pam"))
         #expect(written == (try libraryDecode(CLITestPaths.testWebP)).pixels.pamData())
@@ -18,9 +18,9 @@ import WebImage
         #expect(written.count == 69 + 128 * 128 * 4)
     }
 
-    @Test func thumbnailKeepsAspectRatio() throws {
+    @Test func thumbnailKeepsAspectRatio() async throws {
         let dir = try TemporaryDirectory()
-        let result = try CLIRunner.run(["decode", CLITestPaths.interlacedGIF, "-o", dir.path("t.pam"),
+        let result = try await CLIRunner.run(["decode", CLITestPaths.interlacedGIF, "-o", dir.path("t.pam"),
                                         "--thumbnail", "400x300"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let written = try Data(contentsOf: dir.url.appendingPathComponent("t.pam"))
@@ -31,17 +31,17 @@ import WebImage
         #expect(written == expected.pixels.pamData())
     }
 
-    @Test func stretchFillsTheExactSize() throws {
+    @Test func stretchFillsTheExactSize() async throws {
         let dir = try TemporaryDirectory()
-        let result = try CLIRunner.run(["decode", CLITestPaths.interlacedGIF, "-o", dir.path("s.pam"),
+        let result = try await CLIRunner.run(["decode", CLITestPaths.interlacedGIF, "-o", dir.path("s.pam"),
                                         "--thumbnail", "400x300", "--stretch"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(PAMHeader(try Data(contentsOf: dir.url.appendingPathComponent("s.pam"))) == PAMHeader(width: 400, height: 300))
     }
 
-    @Test func frameSelectsOneCompositedFrame() throws {
+    @Test func frameSelectsOneCompositedFrame() async throws {
         let dir = try TemporaryDirectory()
-        let result = try CLIRunner.run(["decode", CLITestPaths.moonGIF, "-o", dir.path("f.pam"), "--frame", "3"])
+        let result = try await CLIRunner.run(["decode", CLITestPaths.moonGIF, "-o", dir.path("f.pam"), "--frame", "3"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let written = try Data(contentsOf: dir.url.appendingPathComponent("f.pam"))
         let image = try libraryDecode(CLITestPaths.moonGIF)
@@ -49,9 +49,9 @@ import WebImage
         #expect(written != image.frames[0].pixels.pamData())
     }
 
-    @Test func scaleDownLimitShrinks() throws {
+    @Test func scaleDownLimitShrinks() async throws {
         let dir = try TemporaryDirectory()
-        let result = try CLIRunner.run(["decode", CLITestPaths.testWebP, "-o", dir.path("l.pam"),
+        let result = try await CLIRunner.run(["decode", CLITestPaths.testWebP, "-o", dir.path("l.pam"),
                                         "--scale-down-limit", "16384"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         // 16,384 bytes of RGBA = 4,096 pixels → 64×64 for a square image.
@@ -59,17 +59,17 @@ import WebImage
     }
 
     /// A 40×20 JPEG tagged EXIF orientation 6: reported by `info`, applied (20×40) only with `--apply-orientation`.
-    @Test func applyOrientationTurnsThePixels() throws {
+    @Test func applyOrientationTurnsThePixels() async throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("rotated.jpg")
         let plain = try CodersManager.shared.encode(Image(pixels: PixelBuffer(width: 40, height: 20), hasAlpha: false),
                                                     as: .jpeg, options: ImageEncodeOptions(quality: 0.9))
         try (Data(plain.prefix(2)) + Self.exifOrientationSegment(6) + plain.dropFirst(2)).write(to: URL(fileURLWithPath: path))
 
-        let info = try CLIRunner.run(["info", path, "--json"])
+        let info = try await CLIRunner.run(["info", path, "--json"])
         #expect(info.stdout.contains("\"orientation\":6"), "\(info.stdout) \(info.stderr)")
-        #expect(try CLIRunner.run(["decode", path, "-o", dir.path("as-stored.pam")]).status == 0)
-        #expect(try CLIRunner.run(["decode", path, "-o", dir.path("upright.pam"), "--apply-orientation"]).status == 0)
+        #expect(try await CLIRunner.run(["decode", path, "-o", dir.path("as-stored.pam")]).status == 0)
+        #expect(try await CLIRunner.run(["decode", path, "-o", dir.path("upright.pam"), "--apply-orientation"]).status == 0)
         #expect(PAMHeader(try Data(contentsOf: dir.url.appendingPathComponent("as-stored.pam"))) == PAMHeader(width: 40, height: 20))
         #expect(PAMHeader(try Data(contentsOf: dir.url.appendingPathComponent("upright.pam"))) == PAMHeader(width: 20, height: 40))
     }
@@ -85,9 +85,9 @@ import WebImage
         return Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload)
     }
 
-    @Test func pngOutputDecodesToTheSamePixels() throws {
+    @Test func pngOutputDecodesToTheSamePixels() async throws {
         let dir = try TemporaryDirectory()
-        let result = try CLIRunner.run(["decode", CLITestPaths.rgbaPNG, "-o", dir.path("p.png")])
+        let result = try await CLIRunner.run(["decode", CLITestPaths.rgbaPNG, "-o", dir.path("p.png")])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let written = try libraryDecode(dir.path("p.png"))
         #expect(written.format == .png)

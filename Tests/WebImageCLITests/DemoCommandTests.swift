@@ -5,10 +5,10 @@ import WebImage
 /// `webimage demo --out DIR`: runs offline (codecs and the network pipeline against its own server), exits 0,
 /// writes every file, a contact sheet and a report.
 @Suite struct DemoCommandTests {
-    @Test func demoWritesContactSheetAndReport() throws {
+    @Test func demoWritesContactSheetAndReport() async throws {
         let dir = try TemporaryDirectory()
         let out = dir.path("demo")
-        let result = try CLIRunner.run(["demo", "--out", out])
+        let result = try await CLIRunner.run(["demo", "--out", out])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.contains("contact sheet"))
@@ -44,11 +44,11 @@ import WebImage
         }
     }
 
-    @Test func demoFailsNamingTheDirectoryItCannotCreate() throws {
+    @Test func demoFailsNamingTheDirectoryItCannotCreate() async throws {
         let dir = try TemporaryDirectory()
         let blocker = dir.path("file")
         try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
-        let result = try CLIRunner.run(["demo", "--out", blocker], timeout: 60)
+        let result = try await CLIRunner.run(["demo", "--out", blocker], timeout: 60)
         #expect(result.status == 1)
         #expect(result.stderrLines == ["webimage: \(blocker): cannot create directory: a file of that name exists"])
     }

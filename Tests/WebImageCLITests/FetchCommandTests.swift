@@ -33,7 +33,7 @@ import WebImage
         let url = server.url("/a.png").absoluteString
         let arguments = ["fetch"] + Array(repeating: url, count: 20) + ["--cache-dir", cache.path("c"), "--json"]
 
-        let first = try CLIRunner.run(arguments, timeout: 120)
+        let first = try await CLIRunner.run(arguments, timeout: 120)
         #expect(first.status == 0, "stderr: \(first.stderr)")
         // Not a terminal: no progress bars, nothing on stderr.
         #expect(first.stderr.isEmpty)
@@ -46,7 +46,7 @@ import WebImage
         #expect(records[0]["file"] is NSNull)
         #expect(server.requestCount(for: "/a.png") == 1)
 
-        let second = try CLIRunner.run(arguments, timeout: 120)
+        let second = try await CLIRunner.run(arguments, timeout: 120)
         #expect(second.status == 0, "stderr: \(second.stderr)")
         let again = try lines(second)
         #expect(again.count == 20)
@@ -61,7 +61,7 @@ import WebImage
         let server = try await TestHTTPServer.start()
         server.route("/a.png", TestResponse(body: Self.png))
         let cache = try TemporaryDirectory()
-        let result = try CLIRunner.run(["fetch", server.url("/missing.png").absoluteString, "not a url",
+        let result = try await CLIRunner.run(["fetch", server.url("/missing.png").absoluteString, "not a url",
                                         server.url("/a.png").absoluteString, "--cache-dir", cache.path("c"), "--json"],
                                        timeout: 120)
         #expect(result.status == 1)
@@ -85,17 +85,17 @@ import WebImage
         let urls = [server.url("/a.png").absoluteString, server.url("/b.png").absoluteString]
         try Data(("# warm these\n" + urls.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: list))
 
-        let warmed = try CLIRunner.run(["prefetch", "--from", list, "--cache-dir", dir.path("c")], timeout: 120)
+        let warmed = try await CLIRunner.run(["prefetch", "--from", list, "--cache-dir", dir.path("c")], timeout: 120)
         #expect(warmed.status == 0, "stderr: \(warmed.stderr)")
         #expect(warmed.stdout == "prefetched 2, skipped 0\n")
         try await server.shutdown()
 
-        let offline = try CLIRunner.run(["fetch"] + urls + ["--options", "fromCacheOnly", "--cache-dir", dir.path("c"),
+        let offline = try await CLIRunner.run(["fetch"] + urls + ["--options", "fromCacheOnly", "--cache-dir", dir.path("c"),
                                                              "--json"], timeout: 120)
         #expect(offline.status == 0, "stderr: \(offline.stderr)")
         let records = try lines(offline)
         #expect(records.map { $0["cacheType"] as? String } == ["disk", "disk"])
-        let stats = try CLIRunner.run(["cache", "stats", "--cache-dir", dir.path("c"), "--json"])
+        let stats = try await CLIRunner.run(["cache", "stats", "--cache-dir", dir.path("c"), "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
         #expect(object["count"] as? Int == 2)
         #expect(object["bytes"] as? Int == 2 * Self.png.count)
@@ -108,12 +108,12 @@ import WebImage
         let arguments = ["fetch", server.url("/a.png").absoluteString, "--no-cache", "--cache-dir", dir.path("c"),
                          "--json"]
         for _ in 0..<2 {
-            let result = try CLIRunner.run(arguments, timeout: 120)
+            let result = try await CLIRunner.run(arguments, timeout: 120)
             #expect(result.status == 0, "stderr: \(result.stderr)")
             #expect(try lines(result).first?["cacheType"] as? String == "none")
         }
         #expect(server.requestCount(for: "/a.png") == 2)
-        let stats = try CLIRunner.run(["cache", "stats", "--cache-dir", dir.path("c"), "--json"])
+        let stats = try await CLIRunner.run(["cache", "stats", "--cache-dir", dir.path("c"), "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
         #expect(object["count"] as? Int == 0)
         try await server.shutdown()
@@ -123,7 +123,7 @@ import WebImage
         let server = try await TestHTTPServer.start()
         server.route("/a.png", TestResponse(body: Self.png))
         let dir = try TemporaryDirectory()
-        let result = try CLIRunner.run(["prefetch", server.url("/a.png").absoluteString,
+        let result = try await CLIRunner.run(["prefetch", server.url("/a.png").absoluteString,
                                         server.url("/gone.png").absoluteString, "--cache-dir", dir.path("c"), "--json"],
                                        timeout: 120)
         #expect(result.status == 1)
@@ -134,9 +134,9 @@ import WebImage
         try await server.shutdown()
     }
 
-    @Test func fromCacheOnlyMissFails() throws {
+    @Test func fromCacheOnlyMissFails() async throws {
         let dir = try TemporaryDirectory()
-        let result = try CLIRunner.run(["fetch", "http://127.0.0.1:9/nothing.png", "--options", "fromCacheOnly",
+        let result = try await CLIRunner.run(["fetch", "http://127.0.0.1:9/nothing.png", "--options", "fromCacheOnly",
                                         "--cache-dir", dir.path("c"), "--json"], timeout: 60)
         #expect(result.status == 1)
         let error = try #require(try lines(result).first?["error"] as? [String: Any])
@@ -148,7 +148,7 @@ import WebImage
         server.route("/pics/photo.png", TestResponse(body: Self.png))
         let dir = try TemporaryDirectory()
         let out = dir.path("out")
-        let result = try CLIRunner.run(["fetch", server.url("/pics/photo.png").absoluteString, "-o", out,
+        let result = try await CLIRunner.run(["fetch", server.url("/pics/photo.png").absoluteString, "-o", out,
                                         "--transform", "resize:20x10:fill;flip:h", "--format", "jpeg",
                                         "--cache-dir", dir.path("c"), "--json"], timeout: 120)
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -162,7 +162,7 @@ import WebImage
         try await server.shutdown()
     }
 
-    @Test func badArgumentsAreOneLineErrors() throws {
+    @Test func badArgumentsAreOneLineErrors() async throws {
         let cases: [([String], String)] = [
             (["--options", "refreshCached,bogus"], "webimage: fetch: invalid option: unknown option 'bogus'"),
             (["--transform", "resize:abc"],
@@ -170,18 +170,18 @@ import WebImage
             (["--header", "NoColon"], "webimage: --header: bad header 'NoColon': give 'Name: value'"),
         ]
         for (extra, expected) in cases {
-            let result = try CLIRunner.run(["fetch", "http://127.0.0.1:9/a.png"] + extra, timeout: 60)
+            let result = try await CLIRunner.run(["fetch", "http://127.0.0.1:9/a.png"] + extra, timeout: 60)
             #expect(result.status == 1)
             #expect(result.stderrLines.count == 1)
             #expect(result.stderrLines.first?.hasPrefix(expected) == true, "\(result.stderrLines)")
         }
     }
 
-    @Test func unwritableOutputIsOneLine() throws {
+    @Test func unwritableOutputIsOneLine() async throws {
         let dir = try TemporaryDirectory()
         let blocker = dir.path("file")
         try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
-        let result = try CLIRunner.run(["fetch", "http://127.0.0.1:9/a.png", "-o", blocker], timeout: 60)
+        let result = try await CLIRunner.run(["fetch", "http://127.0.0.1:9/a.png", "-o", blocker], timeout: 60)
         #expect(result.status == 1)
         #expect(result.stderrLines == ["webimage: \(blocker): cannot create directory: a file of that name exists"])
     }

@@ -7,8 +7,8 @@ import Testing
                                     "hasAlpha", "orientation", "isAnimated"]
 
     /// Runs `info --json` and parses the one line it prints.
-    private func infoJSON(_ path: String) throws -> [String: Any] {
-        let result = try CLIRunner.run(["info", path, "--json"])
+    private func infoJSON(_ path: String) async throws -> [String: Any] {
+        let result = try await CLIRunner.run(["info", path, "--json"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.isEmpty)
         let lines = result.stdout.split(separator: "\n")
@@ -19,8 +19,8 @@ import Testing
         return json
     }
 
-    @Test func animatedGIF() throws {
-        let json = try infoJSON(CLITestPaths.moonGIF)
+    @Test func animatedGIF() async throws {
+        let json = try await infoJSON(CLITestPaths.moonGIF)
         #expect(json["format"] as? String == "gif")
         #expect(json["width"] as? Int == 116)
         #expect(json["height"] as? Int == 100)
@@ -34,8 +34,8 @@ import Testing
         #expect(json["isAnimated"] as? Bool == true)
     }
 
-    @Test func lossyWebP() throws {
-        let json = try infoJSON(CLITestPaths.testWebP)
+    @Test func lossyWebP() async throws {
+        let json = try await infoJSON(CLITestPaths.testWebP)
         #expect(json["format"] as? String == "webp")
         #expect(json["width"] as? Int == 128)
         #expect(json["height"] as? Int == 128)
@@ -47,8 +47,8 @@ import Testing
         #expect(json["isAnimated"] as? Bool == false)
     }
 
-    @Test func rgbaPNG() throws {
-        let json = try infoJSON(CLITestPaths.rgbaPNG)
+    @Test func rgbaPNG() async throws {
+        let json = try await infoJSON(CLITestPaths.rgbaPNG)
         #expect(json["format"] as? String == "png")
         #expect(json["width"] as? Int == 32)
         #expect(json["height"] as? Int == 32)
@@ -57,8 +57,8 @@ import Testing
         #expect(json["isAnimated"] as? Bool == false)
     }
 
-    @Test func rawJSONHasSortedKeysAndNumbers() throws {
-        let result = try CLIRunner.run(["info", CLITestPaths.testWebP, "--json"])
+    @Test func rawJSONHasSortedKeysAndNumbers() async throws {
+        let result = try await CLIRunner.run(["info", CLITestPaths.testWebP, "--json"])
         #expect(result.stdout == """
             {"format":"webp","frameCount":1,"frameDurations":[0],"hasAlpha":false,"height":128,\
             "isAnimated":false,"loopCount":0,"orientation":1,"width":128}
@@ -66,8 +66,8 @@ import Testing
             """)
     }
 
-    @Test func humanSummary() throws {
-        let result = try CLIRunner.run(["info", CLITestPaths.moonGIF])
+    @Test func humanSummary() async throws {
+        let result = try await CLIRunner.run(["info", CLITestPaths.moonGIF])
         #expect(result.status == 0)
         #expect(result.stdout == """
             \(CLITestPaths.moonGIF)

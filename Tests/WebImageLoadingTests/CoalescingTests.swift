@@ -7,10 +7,10 @@ import WebImage
     @Test func tenSimultaneousRequestsShareOneNetworkRequest() async throws {
         try await withLoader { server, downloader in
             server.route("/a", TestResponse(body: testImage(payload: 20_000), delay: .milliseconds(200)))
-            let results = await withTaskGroup(of: Result<ImageDownloadResult, WebImageError>.self) { group in
-                for _ in 0..<10 { group.addTask { await load(downloader, ImageDownloadRequest(url: server.url("/a"))) } }
-                return await group.reduce(into: []) { $0.append($1) }
-            }
+            // Started from this thread, not from child tasks a busy pool could start far apart.
+            let started = (0..<10).map { _ in start(downloader, ImageDownloadRequest(url: server.url("/a"))) }
+            var results: [Result<ImageDownloadResult, WebImageError>] = []
+            for download in started { results.append(await download.result()) }
             #expect(server.requestCount(for: "/a") == 1)
             #expect(results.count == 10)
             #expect(results.allSatisfy { (try? $0.get().image.pixelWidth) == 64 })
@@ -20,17 +20,13 @@ import WebImage
     @Test func tenCallersGetTheirOwnThumbnailSizesFromOneDownload() async throws {
         try await withLoader { server, downloader in
             server.route("/big", TestResponse(body: TestImageCoder.encode(width: 400, height: 200), delay: .milliseconds(200)))
-            let widths = await withTaskGroup(of: (Int, Int?).self) { group in
-                for side in 1...10 {
-                    group.addTask {
-                        let size = PixelSize(width: side * 20, height: side * 20)
-                        let request = ImageDownloadRequest(url: server.url("/big"),
-                                                           decodeOptions: ImageDecodeOptions(thumbnailPixelSize: size))
-                        return (side * 20, try? await downloader.image(for: request).image.pixelWidth)
-                    }
-                }
-                return await group.reduce(into: [Int: Int?]()) { $0[$1.0] = $1.1 }
+            let started = (1...10).map { side in
+                let size = PixelSize(width: side * 20, height: side * 20)
+                return (side * 20, start(downloader, ImageDownloadRequest(url: server.url("/big"),
+                                                                          decodeOptions: ImageDecodeOptions(thumbnailPixelSize: size))))
             }
+            var widths: [Int: Int?] = [:]
+            for (side, download) in started { widths[side] = try? await download.result().get().image.pixelWidth }
             #expect(server.requestCount(for: "/big") == 1)
             for side in stride(from: 20, through: 200, by: 20) { #expect(widths[side] == side) }
         }

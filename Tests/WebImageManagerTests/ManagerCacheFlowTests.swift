@@ -56,13 +56,13 @@ import Testing
             let url = h.server.url("/many.png")
             h.server.route("/many.png", TestResponse(body: try pngData(width: 16, height: 16, rgba: [1, 2, 3, 255]),
                                                      delay: .milliseconds(200)))
-            let results = await withTaskGroup(of: Int?.self) { group in
-                for _ in 0..<1000 {
-                    group.addTask { try? await h.manager.image(for: url).image.pixelWidth }
-                }
-                var widths: [Int?] = []
-                for await width in group { widths.append(width) }
-                return widths
+            // Started from this thread, not from child tasks a busy pool could start far apart.
+            let loads = (0..<1000).map { _ in h.manager.imageEvents(for: url) }
+            var results: [Int?] = []
+            for events in loads {
+                var width: Int?
+                for await event in events { if case .result(let result) = event { width = result.image.pixelWidth } }
+                results.append(width)
             }
             #expect(results.count == 1000 && results.allSatisfy { $0 == 16 })
             #expect(h.server.requestCount(for: "/many.png") == 1)

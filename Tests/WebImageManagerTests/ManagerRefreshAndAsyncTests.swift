@@ -11,10 +11,8 @@ import Testing
             let url = try h.serve("/etag.png", width: 6, height: 6, etag: "\"v1\"")
             _ = try await loadOnce(h.manager, url, options: .waitStoreCache)
             #expect(await eventually { h.server.requestCount(for: "/etag.png") == 1 })
-            // Validators are written on the cache's queue; wait until a new manager would see them.
-            #expect(await eventually {
-                ValidatorStore.validators(forKey: url.absoluteString, in: h.cache)?.etag == "\"v1\""
-            })
+            // Written on the cache's queue before the delivery, so a read queued now sees them.
+            #expect(await storedValidators(url, in: h.cache)?.etag == "\"v1\"")
             let deliveries = await collect(h.manager, url, options: .refreshCached)
             #expect(deliveries.count == 1)
             #expect(deliveries.first?.cacheType == .memory && deliveries.first?.image?.pixelWidth == 6)
@@ -28,13 +26,13 @@ import Testing
         try await withHarness { h async throws in
             let url = try h.serve("/changing.png", width: 6, height: 6, etag: "\"v1\"")
             _ = try await loadOnce(h.manager, url, options: .waitStoreCache)
-            #expect(await eventually { ValidatorStore.validators(forKey: url.absoluteString, in: h.cache) != nil })
+            #expect(await storedValidators(url, in: h.cache) != nil)
             try h.serve("/changing.png", width: 9, height: 9, etag: "\"v2\"")
             let deliveries = await collect(h.manager, url, options: [.refreshCached, .waitStoreCache])
             #expect(deliveries.map(\.cacheType) == [.memory, .none])
             #expect(deliveries.map { $0.image?.pixelWidth } == [6, 9])
             #expect(h.cache.imageFromMemoryCache(forKey: url.absoluteString)?.pixelWidth == 9)
-            #expect(await eventually { ValidatorStore.validators(forKey: url.absoluteString, in: h.cache)?.etag == "\"v2\"" })
+            #expect(await storedValidators(url, in: h.cache)?.etag == "\"v2\"")
         }
     }
 
@@ -44,7 +42,7 @@ import Testing
             h.server.route("/dated.png", TestResponse(body: try pngData(width: 4, height: 4, rgba: [9, 9, 9, 255]),
                                                       lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"))
             _ = try await loadOnce(h.manager, url, options: .waitStoreCache)
-            #expect(await eventually { ValidatorStore.validators(forKey: url.absoluteString, in: h.cache) != nil })
+            #expect(await storedValidators(url, in: h.cache) != nil)
             let (_, second) = h.makeSecondManager()
             let deliveries = await collect(second, url, options: .refreshCached)
             #expect(deliveries.map(\.cacheType) == [.disk])

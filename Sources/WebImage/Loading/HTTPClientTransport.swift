@@ -13,6 +13,8 @@ import Synchronization
 /// instance released without it shuts its client down in `deinit`.
 public final class HTTPClientTransport: ImageTransport {
     private let client: HTTPClient
+    /// Where request tasks run: off the cooperative pool (see ``TransportExecutor``).
+    private let executor = TransportExecutor(label: "SwiftWebImage.HTTPClientTransport")
     private let isShutDown = Atomic<Bool>(false)
     /// Per-request TLS settings that accept any certificate (for `allowInvalidSSLCertificates` requests).
     private let insecureTLS = HTTPClient.Configuration(certificateVerification: .none).tlsConfiguration
@@ -50,7 +52,7 @@ public final class HTTPClientTransport: ImageTransport {
         let client = client
         // The async API streams body parts on the connection's own event loop; the delegate API hops every
         // part to the task's loop, which halved throughput here.
-        let task = Task {
+        let task = Task(executorPreference: executor) {
             do {
                 let response = try await client.execute(clientRequest, deadline: .distantFuture)
                 handler.didReceive(TransportResponseHead(status: Int(response.status.code),

@@ -18,13 +18,22 @@ extension ImageManager {
             }
             return
         }
-        var validators: HTTPValidators?
-        if let cached, let image = cached.image {
-            operation.deliverIntermediate(ImageLoadOutcome(image: image, data: cached.data, error: nil,
-                                                           cacheType: cached.cacheType, finished: true, url: plan.url))
-            validators = ValidatorStore.validators(forKey: plan.originalKey, in: plan.originalCache)
+        guard let cached, let image = cached.image else {
+            startDownload(plan, operation, validators: nil, hasCachedImage: false)
+            return
         }
-        let hasCachedImage = cached != nil
+        operation.deliverIntermediate(ImageLoadOutcome(image: image, data: cached.data, error: nil,
+                                                       cacheType: cached.cacheType, finished: true, url: plan.url))
+        ValidatorStore.readValidators(forKey: plan.originalKey, in: plan.originalCache) { [self] validators in
+            guard operation.isRunning else { return }
+            startDownload(plan, operation, validators: validators, hasCachedImage: true)
+        }
+    }
+
+    /// Step 5, the request itself (conditional when revalidating a cached image with its validators).
+    private func startDownload(_ plan: LoadPlan, _ operation: ImageCombinedOperation, validators: HTTPValidators?,
+                               hasCachedImage: Bool) {
+        let options = plan.options
         let token = plan.loader.requestImage(
             plan.downloadRequest(validators: validators),
             progress: { received, expected in operation.reportProgress(received: received, expected: expected) },

@@ -58,8 +58,10 @@ extension ImageManager {
         let plan = LoadPlan(url: url, options: options, context: context, keys: keys, manager: self)
         let operation = ImageCombinedOperation(url: url, callbackQueue: context.callbackQueue, progress: progress,
                                                deliver: deliver)
-        if let onEnd { operation.onEnd(onEnd) }
+        // Registered first: its end hook (leaving `running`) then runs before the caller's, so a caller told
+        // that its load ended never finds the manager still running it.
         register(operation)
+        if let onEnd { operation.onEnd(onEnd) }
         if options.contains(.fromLoaderOnly) {
             download(plan, operation, cached: nil)
         } else {

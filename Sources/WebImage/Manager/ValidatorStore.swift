@@ -6,14 +6,20 @@ import Foundation
 /// The validators live in the disk cache as a small entry of their own under the original key plus a
 /// suffix (not in the image's extended data, which belongs to the caller). Only ``ImageCache`` (possibly
 /// inside a ``CachesManager``) can hold them; other caches revalidate without conditions (a full download).
-/// Reads run inline on the cache's I/O executor (they are a few bytes); writes are queued on it.
+/// Reads and writes are queued on the cache's I/O executor, in order with the image's own entry; a read
+/// never waits for that queue on the caller's thread (which may be one of the cooperative pool's few).
 enum ValidatorStore {
     static let keySuffix = "#SwiftWebImage.validators"
 
-    static func validators(forKey key: String, in cache: any ImageCaching) -> HTTPValidators? {
-        guard let imageCache = diskBacked(cache) else { return nil }
-        let data = imageCache.io.sync { imageCache.diskCache.data(forKey: key + keySuffix) }
-        return data.flatMap(decode)
+    /// Reads the validators stored for `key` and hands them to `body`: inline when already on the cache's
+    /// I/O executor, else queued on it; at once (nil) when the cache cannot hold them.
+    static func readValidators(forKey key: String, in cache: any ImageCaching,
+                               then body: @escaping @Sendable (HTTPValidators?) -> Void) {
+        guard let imageCache = diskBacked(cache) else { return body(nil) }
+        let read: @Sendable () -> Void = {
+            body(imageCache.diskCache.data(forKey: key + keySuffix).flatMap(decode))
+        }
+        if imageCache.io.isCurrent { read() } else { imageCache.io.submit(read) }
     }
 
     static func store(_ validators: HTTPValidators, forKey key: String, in cache: any ImageCaching) {

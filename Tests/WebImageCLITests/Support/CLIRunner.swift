@@ -47,7 +47,10 @@ enum CLIRunner {
     }
 
     /// Runs `webimage arguments…` in `directory`, killing it after `timeout` seconds (a hang is a failure).
-    static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double = 300) throws -> Result {
+    ///
+    /// Suspends until the process exits instead of sleeping on a thread: a test that blocks a thread of the
+    /// cooperative pool (two on a two-core machine) stalls every other test in the process meanwhile.
+    static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double = 300) async throws -> Result {
         let scratch = try TemporaryDirectory()
         let out = scratch.url.appendingPathComponent("stdout"), err = scratch.url.appendingPathComponent("stderr")
         try Data().write(to: out)
@@ -58,15 +61,17 @@ enum CLIRunner {
         if let directory { process.currentDirectoryURL = directory }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
+        let (exit, exited) = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exited.finish() }
         try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning {
+        let watchdog = Task {
+            guard (try? await Task.sleep(for: .seconds(timeout))) != nil else { return false }
             process.terminate()
-            process.waitUntilExit()
-            throw Failure.timedOut(arguments)
+            return true
         }
-        process.waitUntilExit()
+        for await _ in exit {}
+        watchdog.cancel()
+        if await watchdog.value { throw Failure.timedOut(arguments) }
         return Result(status: process.terminationStatus, exitedNormally: process.terminationReason == .exit,
                       stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
                       stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))

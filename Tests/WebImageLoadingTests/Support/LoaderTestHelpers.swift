@@ -53,6 +53,24 @@ func start(_ downloader: ImageDownloader, _ request: ImageDownloadRequest)
     })
 }
 
+/// Downloads and returns the result with the seconds from the request to its completion handler, timed by the
+/// handler itself: when the awaiting test gets a thread back depends on how busy the cooperative pool is, not
+/// on the downloader.
+func timedLoad(_ downloader: ImageDownloader, _ request: ImageDownloadRequest)
+    async -> (result: Result<ImageDownloadResult, WebImageError>, seconds: Double) {
+    let begin = ContinuousClock.now
+    let (stream, continuation) = AsyncStream<(Result<ImageDownloadResult, WebImageError>, Duration)>.makeStream()
+    let token = downloader.downloadImage(with: request) { result in
+        continuation.yield((result, ContinuousClock.now - begin))
+        continuation.finish()
+    }
+    var iterator = stream.makeAsyncIterator()
+    guard let (result, elapsed) = await iterator.next() else {
+        return (.failure(.invalidDownloadOperation("no result for \(token.url)")), 0)
+    }
+    return (result, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+}
+
 /// The error code of a failed result, or nil on success.
 func code(_ result: Result<ImageDownloadResult, WebImageError>) -> Int? {
     if case .failure(let error) = result { return error.code }

@@ -53,6 +53,14 @@ func withHarness(_ body: (ManagerHarness) async throws -> Void) async throws {
     if let failure { throw failure }
 }
 
+/// The HTTP validators stored beside `url`'s cached bytes, read in order on the cache's I/O queue (after every
+/// write already queued there).
+func storedValidators(_ url: URL, in cache: ImageCache) async -> HTTPValidators? {
+    await withCheckedContinuation { continuation in
+        ValidatorStore.readValidators(forKey: url.absoluteString, in: cache) { continuation.resume(returning: $0) }
+    }
+}
+
 /// A solid-colour PNG made with our own encoder.
 func pngData(width: Int, height: Int, rgba: [UInt8]) throws -> Data {
     let bytes = (0..<(width * height)).flatMap { _ in rgba }
