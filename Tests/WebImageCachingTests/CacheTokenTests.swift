@@ -79,11 +79,15 @@ struct CacheTokenTests {
     func asyncCancel() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let cache = try await slowCache(directory, coder: FakeCoder(decodeDelay: 0.3))
+        let gate = DispatchSemaphore(value: 0)
+        let coder = FakeCoder(decodeGate: gate)
+        let cache = try await slowCache(directory, coder: coder)
         let task = Task { await cache.queryImage(forKey: "k") }
-        try await Task.sleep(for: .milliseconds(20))
+        // The decode has started and waits for the gate: the query is in flight however busy the machine is.
+        #expect(await eventually { coder.decodeCount == 1 })
         task.cancel()
         let result = await task.value
+        gate.signal()
         #expect(result.cacheType == .none && result.image == nil)
     }
 

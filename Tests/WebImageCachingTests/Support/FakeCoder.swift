@@ -13,12 +13,15 @@ final class FakeCoder: ImageCoding {
     let encodable: Set<ImageFormat>
     /// Seconds each decode takes (to keep queries in flight).
     let decodeDelay: Double
+    /// When set, each decode waits for a signal on it (holds a query in flight for as long as a test needs).
+    let decodeGate: DispatchSemaphore?
     private let decodes = Atomic<Int>(0)
     private let lastOptions = Mutex<ImageDecodeOptions?>(nil)
 
-    init(encodable: Set<ImageFormat> = [.jpeg, .png, .gif], decodeDelay: Double = 0) {
+    init(encodable: Set<ImageFormat> = [.jpeg, .png, .gif], decodeDelay: Double = 0, decodeGate: DispatchSemaphore? = nil) {
         self.encodable = encodable
         self.decodeDelay = decodeDelay
+        self.decodeGate = decodeGate
     }
 
     /// How many decodes ran.
@@ -48,6 +51,7 @@ final class FakeCoder: ImageCoding {
         decodes.wrappingAdd(1, ordering: .relaxed)
         lastOptions.withLock { $0 = options }
         if decodeDelay > 0 { Thread.sleep(forTimeInterval: decodeDelay) }
+        decodeGate?.wait()
         let bytes = [UInt8](data)
         guard bytes.count == 10 else { throw WebImageError.badImageData(.truncated) }
         let width = Int(bytes[4]), height = Int(bytes[5])
