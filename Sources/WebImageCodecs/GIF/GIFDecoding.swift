@@ -24,7 +24,7 @@ enum GIFDecoding {
         try options.checkPixelCount(width: screen.width, height: screen.height)
         // The canvas owns the store's raster while painting; the first frame keeps it (later frames are
         // copies made when the next frame is drawn), and the store gets it back even when decoding fails.
-        var canvas = GIFCanvas(transparent: try store.take(width: screen.width, height: screen.height) {
+        var canvas = GIFCanvas(transparent: store.take(width: screen.width, height: screen.height) {
             $0.initializeMemory(as: UInt8.self, repeating: 0)
         })
         var frames: [ImageFrame] = []
