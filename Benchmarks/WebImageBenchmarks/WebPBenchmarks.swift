@@ -32,11 +32,13 @@ enum WebPBenchmarks {
             precondition(result != nil, "libwebp failed to decode the benchmark image")
         }
         var buffer = PixelBuffer(width: 1, height: 1)
-        let reused = try Measure.interleavedBest(
+        // The 3 MP image decodes in tens of milliseconds: more rounds for a stable best on a busy machine.
+        let rounds = megapixels > 6 ? 9 : 25
+        let reused = try Measure.interleavedBest(rounds: rounds,
             { _ = try coder.decode(data, reusing: &buffer, options: .init()) }, { decodeRaw(into: &output) })
         precondition(output == probe.pixels.bytes && buffer == probe.pixels, "raw libwebp and WebPCoder disagree")
         Measure.decodeRow("\(name), reused", megapixels: megapixels, ours: reused.ours, theirs: reused.theirs)
-        let fresh = try Measure.interleavedBest({ _ = try coder.decode(data, options: .init()) }, {
+        let fresh = try Measure.interleavedBest(rounds: rounds, { _ = try coder.decode(data, options: .init()) }, {
             var fresh = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
             decodeRaw(into: &fresh)
         })
