@@ -16,16 +16,22 @@ enum Measure {
     }
 
     /// The best wall-clock seconds of `ours` and of `theirs` over `rounds` rounds, each round timing one run
-    /// of `ours` then one of `theirs` (after one warm-up run of each), so load from other processes on a
-    /// shared machine hits both sides alike instead of whichever happened to run during a busy spell.
+    /// of each (after one warm-up run of each), so load from other processes on a shared machine hits both
+    /// sides alike instead of whichever happened to run during a busy spell. Which side goes first alternates
+    /// from round to round, so neither always inherits the caches the other left.
     static func interleavedBest(rounds: Int = 9, _ ours: () throws -> Void,
                                 _ theirs: () throws -> Void) rethrows -> (ours: Double, theirs: Double) {
         try ours()
         try theirs()
         var best = (ours: Double.infinity, theirs: Double.infinity)
-        for _ in 0..<rounds {
-            best.ours = min(best.ours, try time(ours))
-            best.theirs = min(best.theirs, try time(theirs))
+        for round in 0..<rounds {
+            if round.isMultiple(of: 2) {
+                best.ours = min(best.ours, try time(ours))
+                best.theirs = min(best.theirs, try time(theirs))
+            } else {
+                best.theirs = min(best.theirs, try time(theirs))
+                best.ours = min(best.ours, try time(ours))
+            }
         }
         return best
     }
