@@ -20,7 +20,7 @@ enum GIFBenchmarks {
                 continue
             }
             // Small files get more rounds: a best-of over milliseconds needs many to dodge scheduling noise.
-            let rounds = max(11, min(100, Int(60 / megapixels)))
+            let rounds = max(15, min(100, Int(60 / megapixels)))
             var buffer = PixelBuffer(width: 1, height: 1)
             let reused = try Measure.interleavedBest(rounds: rounds,
                 { _ = try coder.decode(data, reusing: &buffer, options: .init()) },

@@ -29,7 +29,7 @@ enum Measure {
     /// Every decoder measured is single-threaded, so the calling thread's CPU time (user + kernel, page
     /// faults included) is the work done; unlike wall-clock time it leaves out the time other processes
     /// held the core, which on a 2-core machine shared by several builds is most of the noise.
-    static func interleavedBest(rounds: Int = 9, _ ours: () throws -> Void,
+    static func interleavedBest(rounds: Int = 15, _ ours: () throws -> Void,
                                 _ theirs: () throws -> Void) rethrows -> (ours: Best, theirs: Best) {
         try ours()
         try theirs()

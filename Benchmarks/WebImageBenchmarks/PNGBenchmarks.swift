@@ -16,13 +16,13 @@ enum PNGBenchmarks {
         let coder = PNGCoder()
         var ourBuffer = PixelBuffer(width: 1, height: 1)
         var rawBuffer = [UInt8](repeating: 0, count: width * height * 4)
-        let reused = try Measure.interleavedBest(rounds: 5,
+        let reused = try Measure.interleavedBest(rounds: 9,
             { _ = try coder.decode(png, reusing: &ourBuffer, options: .init()) },
             { try simplifiedDecode(png, into: &rawBuffer) })
         Measure.decodeRow("PNG decode 4000x3000 RGBA, reused", megapixels: megapixels, ours: reused.ours,
                           theirs: reused.theirs)
         let count = width * height * 4
-        let fresh = try Measure.interleavedBest(rounds: 5, { _ = try coder.decode(png, options: .init()) }, {
+        let fresh = try Measure.interleavedBest(rounds: 9, { _ = try coder.decode(png, options: .init()) }, {
             var buffer = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
             try simplifiedDecode(png, into: &buffer)
         })

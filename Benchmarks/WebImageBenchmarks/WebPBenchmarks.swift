@@ -33,7 +33,7 @@ enum WebPBenchmarks {
         }
         var buffer = PixelBuffer(width: 1, height: 1)
         // The 3 MP image decodes in tens of milliseconds: more rounds for a stable best on a busy machine.
-        let rounds = megapixels > 6 ? 9 : 25
+        let rounds = megapixels > 6 ? 15 : 31
         let reused = try Measure.interleavedBest(rounds: rounds,
             { _ = try coder.decode(data, reusing: &buffer, options: .init()) }, { decodeRaw(into: &output) })
         precondition(output == probe.pixels.bytes && buffer == probe.pixels, "raw libwebp and WebPCoder disagree")
