@@ -26,13 +26,12 @@ enum GIFBenchmarks {
                 { _ = try coder.decode(data, reusing: &buffer, options: .init()) },
                 { _ = RawGIF.decode(data, reusing: &rawCanvas) })
             Measure.decodeRow("decode \(name) (\(image.frameCount) frames), reused", megapixels: megapixels,
-                              ours: reused.ours, theirs: reused.theirs)
+                              reused)
             let fresh = try Measure.interleavedBest(rounds: rounds, { _ = try coder.decode(data, options: .init()) }, {
                 var canvas: [UInt8] = []
                 _ = RawGIF.decode(data, reusing: &canvas)
             })
-            Measure.decodeRow("decode \(name), fresh rasters", megapixels: megapixels, ours: fresh.ours,
-                              theirs: fresh.theirs)
+            Measure.decodeRow("decode \(name), fresh rasters", megapixels: megapixels, fresh)
         }
         try runEncode()
     }

@@ -21,20 +21,20 @@ enum JPEGBenchmarks {
             let reused = try Measure.interleavedBest(
                 { _ = try coder.decode(jpeg, reusing: &buffer, options: .init()) }, { try raw.decodeFull() })
             Measure.decodeRow("decode 12 MP \(name) (\(jpeg.count / 1024) KB), reused", megapixels: megapixels,
-                              ours: reused.ours, theirs: reused.theirs)
+                              reused)
             let fresh = try Measure.interleavedBest(
                 { _ = try coder.decode(jpeg, options: .init()) }, { try raw.decodeFresh() })
-            Measure.decodeRow("decode 12 MP \(name), fresh raster", megapixels: megapixels,
-                              ours: fresh.ours, theirs: fresh.theirs)
+            Measure.decodeRow("decode 12 MP \(name), fresh raster", megapixels: megapixels, fresh)
 
             let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 256, height: 256))
             let thumbnail = try Measure.interleavedBest(
                 { _ = try coder.decode(jpeg, reusing: &buffer, options: options) }, { try raw.thumbnail() })
             Measure.row("thumbnail 12 MP \(name) → 256×192", ours: thumbnail.ours.cpu * 1000,
                         theirs: thumbnail.theirs.cpu * 1000, unit: "ms", higherIsBetter: false)
-            let ratio = thumbnail.ours.cpu / thumbnail.theirs.cpu
-            print(String(format: "  time ours/raw %.3f× (target ≤ 1.2×) %@   [wall-clock %.3f×]", ratio,
-                         ratio <= 1.2 ? "met" : "NOT MET", thumbnail.ours.wall / thumbnail.theirs.wall))
+            let ratio = 1 / thumbnail.medianRatio
+            print(String(format: "  time ours/raw median of rounds %.3f× (target ≤ 1.2×) %@   [best-of %.3f×, wall-clock %.3f×]",
+                         ratio, ratio <= 1.2 ? "met" : "NOT MET", thumbnail.ours.cpu / thumbnail.theirs.cpu,
+                         thumbnail.ours.wall / thumbnail.theirs.wall))
         }
     }
 

@@ -19,15 +19,13 @@ enum PNGBenchmarks {
         let reused = try Measure.interleavedBest(rounds: 9,
             { _ = try coder.decode(png, reusing: &ourBuffer, options: .init()) },
             { try simplifiedDecode(png, into: &rawBuffer) })
-        Measure.decodeRow("PNG decode 4000x3000 RGBA, reused", megapixels: megapixels, ours: reused.ours,
-                          theirs: reused.theirs)
+        Measure.decodeRow("PNG decode 4000x3000 RGBA, reused", megapixels: megapixels, reused)
         let count = width * height * 4
         let fresh = try Measure.interleavedBest(rounds: 9, { _ = try coder.decode(png, options: .init()) }, {
             var buffer = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
             try simplifiedDecode(png, into: &buffer)
         })
-        Measure.decodeRow("PNG decode 4000x3000 RGBA, fresh raster", megapixels: megapixels, ours: fresh.ours,
-                          theirs: fresh.theirs)
+        Measure.decodeRow("PNG decode 4000x3000 RGBA, fresh raster", megapixels: megapixels, fresh)
 
         let oursEncode = try Measure.best(repeats: 2) { _ = try coder.encode(image, as: .png, options: .init()) }
         var output = [UInt8](repeating: 0, count: png.count * 2 + 65_536)

@@ -37,12 +37,12 @@ enum WebPBenchmarks {
         let reused = try Measure.interleavedBest(rounds: rounds,
             { _ = try coder.decode(data, reusing: &buffer, options: .init()) }, { decodeRaw(into: &output) })
         precondition(output == probe.pixels.bytes && buffer == probe.pixels, "raw libwebp and WebPCoder disagree")
-        Measure.decodeRow("\(name), reused", megapixels: megapixels, ours: reused.ours, theirs: reused.theirs)
+        Measure.decodeRow("\(name), reused", megapixels: megapixels, reused)
         let fresh = try Measure.interleavedBest(rounds: rounds, { _ = try coder.decode(data, options: .init()) }, {
             var fresh = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
             decodeRaw(into: &fresh)
         })
-        Measure.decodeRow("\(name), fresh raster", megapixels: megapixels, ours: fresh.ours, theirs: fresh.theirs)
+        Measure.decodeRow("\(name), fresh raster", megapixels: megapixels, fresh)
     }
 
     /// A photo-like raster: gradients and waves plus grain, so the codecs work about as hard as on a photo.
