@@ -3,7 +3,8 @@ import Foundation
 import WebImage
 
 /// GIFCoder's full animated decode beside raw giflib (`DGifSlurp` plus the minimal compositing loop that
-/// produces the same per-frame canvases), on the same bytes.
+/// produces the same per-frame canvases), on the same bytes: both painting the first frame into one reused
+/// canvas (`decode(_:reusing:options:)`), then both allocating every canvas afresh (the default path).
 enum GIFBenchmarks {
     static func run() throws {
         let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -13,20 +14,24 @@ enum GIFBenchmarks {
             let coder = GIFCoder()
             let image = try coder.decode(data, options: .init())
             let megapixels = Double(image.pixelWidth * image.pixelHeight * image.frameCount) / 1e6
-            guard let raw = RawGIF.decode(data), raw.count == image.frameCount else {
+            var rawCanvas: [UInt8] = []
+            guard let raw = RawGIF.decode(data, reusing: &rawCanvas), raw.count == image.frameCount else {
                 print("\(name): raw giflib decode failed")
                 continue
             }
-            // Alternate the two sides so load from other processes hits both alike.
-            // Small files get more runs: a best-of over milliseconds needs many to dodge scheduling noise.
-            var ours = Double.infinity, theirs = Double.infinity
-            let repeats = max(2, min(50, Int(10 / megapixels)))
-            for _ in 0..<3 {
-                ours = min(ours, try Measure.best(repeats: repeats) { _ = try coder.decode(data, options: .init()) })
-                theirs = min(theirs, Measure.best(repeats: repeats) { _ = RawGIF.decode(data) })
-            }
-            Measure.row("decode \(name) (\(image.frameCount) frames)", ours: megapixels / ours,
-                        theirs: megapixels / theirs, unit: "MP/s", higherIsBetter: true)
+            // Small files get more rounds: a best-of over milliseconds needs many to dodge scheduling noise.
+            let rounds = max(15, min(100, Int(60 / megapixels)))
+            var buffer = PixelBuffer(width: 1, height: 1)
+            let reused = try Measure.interleavedBest(rounds: rounds,
+                { _ = try coder.decode(data, reusing: &buffer, options: .init()) },
+                { _ = RawGIF.decode(data, reusing: &rawCanvas) })
+            Measure.decodeRow("decode \(name) (\(image.frameCount) frames), reused", megapixels: megapixels,
+                              reused)
+            let fresh = try Measure.interleavedBest(rounds: rounds, { _ = try coder.decode(data, options: .init()) }, {
+                var canvas: [UInt8] = []
+                _ = RawGIF.decode(data, reusing: &canvas)
+            })
+            Measure.decodeRow("decode \(name), fresh rasters", megapixels: megapixels, fresh)
         }
         try runEncode()
     }
@@ -68,7 +73,9 @@ private enum RawGIF {
         init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
     }
 
-    static func decode(_ data: Data) -> [[UInt8]]? {
+    /// Every composited frame; the first is painted into `canvas` (reused when it is the right size and
+    /// not shared), which afterwards holds that frame.
+    static func decode(_ data: Data, reusing canvas: inout [UInt8]) -> [[UInt8]]? {
         data.withUnsafeBytes { bytes -> [[UInt8]]? in
             let source = Source(bytes)
             var error: Int32 = 0
@@ -85,7 +92,7 @@ private enum RawGIF {
             guard let gif = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), reader, &error) else { return nil }
             defer { DGifCloseFile(gif, nil) }
             guard DGifSlurp(gif) == GIF_OK else { return nil }
-            return withExtendedLifetime(source) { composite(gif) }
+            return withExtendedLifetime(source) { composite(gif, reusing: &canvas) }
         }
     }
 
@@ -119,11 +126,18 @@ private enum RawGIF {
         return withExtendedLifetime(sink) { ok && closed ? sink.data : nil }
     }
 
-    static func composite(_ gif: UnsafeMutablePointer<GifFileType>) -> [[UInt8]] {
+    static func composite(_ gif: UnsafeMutablePointer<GifFileType>, reusing reused: inout [UInt8]) -> [[UInt8]] {
         let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
-        var canvas = [UInt8](repeating: 0, count: width * height * 4)
+        var canvas: [UInt8] = []
+        swap(&canvas, &reused)
+        if canvas.count == width * height * 4 {
+            _ = canvas.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        } else {
+            canvas = [UInt8](repeating: 0, count: width * height * 4)
+        }
         var saved: [UInt8]?
         var frames: [[UInt8]] = []
+        defer { reused = frames.first ?? canvas }
         var previous: (x0: Int, y0: Int, x1: Int, y1: Int, disposal: Int32)?
         for i in 0..<Int(gif.pointee.ImageCount) {
             let image = gif.pointee.SavedImages[i]

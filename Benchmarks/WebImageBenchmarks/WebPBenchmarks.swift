@@ -2,8 +2,9 @@ import CWebP
 import Foundation
 import WebImage
 
-/// `WebPCoder.decode` against libwebp's own `WebPDecodeRGBAInto` writing into one reused buffer, on the same
-/// bytes: a 12 MP lossy photo and a 3 MP lossless one, both made in memory by our encoder.
+/// `WebPCoder` against libwebp's own `WebPDecodeRGBAInto` on the same bytes — a 12 MP lossy photo and a 3 MP
+/// lossless one, both made in memory by our encoder — decoding into one reused buffer on both sides
+/// (`decode(_:reusing:options:)`), then into a fresh raster per decode on both sides (the default path).
 enum WebPBenchmarks {
     static func run() throws {
         let coder = WebPCoder()
@@ -18,9 +19,10 @@ enum WebPBenchmarks {
     private static func compare(_ name: String, _ data: Data, coder: WebPCoder) throws {
         let probe = try coder.decode(data, options: .init())
         let megapixels = Double(probe.pixelSize.pixelCount) / 1e6
-        var output = [UInt8](repeating: 0, count: probe.pixelSize.pixelCount * 4)
+        let count = probe.pixelSize.pixelCount * 4
+        var output = [UInt8](repeating: 0, count: count)
         let stride = Int32(probe.pixelWidth * 4)
-        func decodeRaw() {
+        func decodeRaw(into output: inout [UInt8]) {
             let result = data.withUnsafeBytes { bytes in
                 output.withUnsafeMutableBufferPointer { out in
                     WebPDecodeRGBAInto(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count,
@@ -29,14 +31,18 @@ enum WebPBenchmarks {
             }
             precondition(result != nil, "libwebp failed to decode the benchmark image")
         }
-        // Alternate short rounds so both sides see the same machine load; keep each side's best.
-        var ours = Double.infinity, raw = Double.infinity
-        for _ in 0..<4 {
-            ours = min(ours, try Measure.best(repeats: 3) { _ = try coder.decode(data, options: .init()) })
-            raw = min(raw, Measure.best(repeats: 3, decodeRaw))
-        }
-        precondition(output == probe.pixels.bytes, "raw libwebp and WebPCoder disagree")
-        Measure.row(name, ours: megapixels / ours, theirs: megapixels / raw, unit: "MP/s", higherIsBetter: true)
+        var buffer = PixelBuffer(width: 1, height: 1)
+        // The 3 MP image decodes in tens of milliseconds: more rounds for a stable best on a busy machine.
+        let rounds = megapixels > 6 ? 15 : 31
+        let reused = try Measure.interleavedBest(rounds: rounds,
+            { _ = try coder.decode(data, reusing: &buffer, options: .init()) }, { decodeRaw(into: &output) })
+        precondition(output == probe.pixels.bytes && buffer == probe.pixels, "raw libwebp and WebPCoder disagree")
+        Measure.decodeRow("\(name), reused", megapixels: megapixels, reused)
+        let fresh = try Measure.interleavedBest(rounds: rounds, { _ = try coder.decode(data, options: .init()) }, {
+            var fresh = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+            decodeRaw(into: &fresh)
+        })
+        Measure.decodeRow("\(name), fresh raster", megapixels: megapixels, fresh)
     }
 
     /// A photo-like raster: gradients and waves plus grain, so the codecs work about as hard as on a photo.

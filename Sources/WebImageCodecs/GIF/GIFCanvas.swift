@@ -18,6 +18,12 @@ struct GIFCanvas {
         bytes = [UInt8](repeating: 0, count: size.pixelCount * 4)
     }
 
+    /// A canvas painting into `raster` (8-bit, all zero), whose storage it takes over.
+    init(transparent raster: consuming PixelBuffer) {
+        size = raster.size
+        bytes = raster.bytes
+    }
+
     /// The canvas as it is now, as 8-bit RGBA.
     var pixels: PixelBuffer { PixelBuffer(width: size.width, height: size.height, format: .rgba8, bytes: bytes) }
 

@@ -27,6 +27,13 @@ public final class GIFCoder: ProgressiveImageCoding, AnimatedImageCoding {
         try GIFDecoding.decode(data, options: options)
     }
 
+    /// Decodes like ``decode(_:options:)``, painting the first frame into `buffer`'s storage, reused when it
+    /// is the only owner and big enough (see ``ImageDecoding/decode(_:reusing:options:)``); every later frame
+    /// of an animation still gets its own raster.
+    public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
+        try RasterStore.reusing(&buffer) { store in try GIFDecoding.decode(data, store: &store, options: options) }
+    }
+
     /// True for ``ImageFormat/gif`` only.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .gif

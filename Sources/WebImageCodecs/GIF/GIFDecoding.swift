@@ -5,18 +5,30 @@ import WebImageCore
 enum GIFDecoding {
     /// Decodes `data` as ``GIFCoder/decode(_:options:)`` describes.
     static func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        var store = RasterStore.fresh
+        return try decode(data, store: &store, options: options)
+    }
+
+    /// Decodes `data` as ``GIFCoder/decode(_:options:)`` describes, painting the first frame into `store`.
+    static func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
         let (image, screen) = try data.withUnsafeBytes { raw in
-            try GIFReader.read(raw) { reader in try decodeFrames(reader, options: options) }
+            try GIFReader.read(raw) { reader in try decodeFrames(reader, store: &store, options: options) }
         }
         return options.finish(image, sourceSize: screen)
     }
 
-    private static func decodeFrames(_ reader: GIFReader, options: ImageDecodeOptions) throws -> (Image, PixelSize) {
+    private static func decodeFrames(_ reader: GIFReader, store: inout RasterStore,
+                                     options: ImageDecodeOptions) throws -> (Image, PixelSize) {
         let screen = reader.screen
         try options.checkPixelCount(width: screen.width, height: screen.height)
-        var canvas = GIFCanvas(size: screen)
+        // The canvas owns the store's raster while painting; the first frame keeps it (later frames are
+        // copies made when the next frame is drawn), and the store gets it back even when decoding fails.
+        var canvas = GIFCanvas(transparent: store.take(width: screen.width, height: screen.height) {
+            $0.initializeMemory(as: UInt8.self, repeating: 0)
+        })
         var frames: [ImageFrame] = []
+        defer { store.keep(frames.first?.pixels ?? canvas.pixels) }
         var alpha = GIFAlphaTracker(screen: screen)
         var indices: [UInt8] = []
         try reader.forEachFrame { header in

@@ -26,7 +26,15 @@ public final class JPEGCoder: ProgressiveImageCoding {
     /// Throws `.badImageData(.truncated)` for a file that ends early (libjpeg would fill the rest with grey),
     /// `.tooManyPixels` from the header alone, `.corrupt` with libjpeg's message otherwise.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        try JPEGDecoding.decode(data, options: options)
+        var store = RasterStore.fresh
+        return try JPEGDecoding.decode(data, store: &store, options: options)
+    }
+
+    /// Decodes like ``decode(_:options:)`` into `buffer`'s storage, reused when it is the only owner and big
+    /// enough (see ``ImageDecoding/decode(_:reusing:options:)``); a thumbnail reuses it for the DCT-scaled
+    /// decode it is resampled from.
+    public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
+        try RasterStore.reusing(&buffer) { store in try JPEGDecoding.decode(data, store: &store, options: options) }
     }
 
     /// Only JPEG.

@@ -6,15 +6,16 @@ import WebImageCore
 /// One-shot decoding with TurboJPEG straight into the image's own pixel storage.
 enum JPEGDecoding {
     /// Decodes complete JPEG bytes at the size `options` ask for, DCT-scaled where that helps.
-    static func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+    /// The raster is written into `store` (new storage or a caller's buffer).
+    static func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
         let handle = try TurboJPEGHandle(forDecoding: true)
         return try data.withUnsafeBytes { raw in
-            try decode(raw, handle: handle, options: options)
+            try decode(raw, handle: handle, store: &store, options: options)
         }
     }
 
-    private static func decode(_ raw: UnsafeRawBufferPointer, handle: TurboJPEGHandle,
+    private static func decode(_ raw: UnsafeRawBufferPointer, handle: TurboJPEGHandle, store: inout RasterStore,
                                options: ImageDecodeOptions) throws -> Image {
         guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw WebImageError.badImageData(.empty)
@@ -35,7 +36,7 @@ enum JPEGDecoding {
         let output = scaling.scaledSize(source)
         let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
         let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
-        let pixels = try PixelBuffer(width: output.width, height: output.height) { out in
+        let pixels = try store.fill(width: output.width, height: output.height) { out in
             guard let destination = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             let status = tjDecompress2(handle.raw, base, size, destination, Int32(output.width), 0,
                                        Int32(output.height), Int32(format.rawValue), TJFLAG_LIMITSCANS)

@@ -23,7 +23,8 @@ enum APNGFrameDecoder {
         expected.width = frame.control.width
         expected.height = frame.control.height
         return try writer.bytes.withUnsafeBytes { stream in
-            try PNGRasterDecoder.decode(stream, expected: expected)
+            var store = RasterStore.fresh
+            return try PNGRasterDecoder.decode(stream, expected: expected, store: &store)
         }
     }
 

@@ -25,6 +25,18 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
 
     /// Decodes a PNG, or every frame of an APNG (only the first with `firstFrameOnly`), composited.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        var store = RasterStore.fresh
+        return try decode(data, store: &store, options: options)
+    }
+
+    /// Decodes like ``decode(_:options:)``, a still PNG into `buffer`'s storage, reused when it is the only
+    /// owner and big enough (see ``ImageDecoding/decode(_:reusing:options:)``); an APNG decodes as usual and
+    /// leaves `buffer` alone.
+    public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
+        try RasterStore.reusing(&buffer) { store in try decode(data, store: &store, options: options) }
+    }
+
+    private func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
         return try data.withUnsafeBytes { bytes in
             let header = try PNGHeader.parse(bytes)
@@ -32,7 +44,7 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
             if PNGHeader.isAnimated(bytes), let structure = try APNGStructure.parse(bytes, header: header) {
                 return try Self.decodeAnimation(bytes, structure: structure, options: options)
             }
-            let result = try PNGRasterDecoder.decode(bytes, expected: header)
+            let result = try PNGRasterDecoder.decode(bytes, expected: header, store: &store)
             let image = Image(frames: [ImageFrame(pixels: result.pixels)], format: .png, hasAlpha: result.hasAlpha)
             return options.finish(image, sourceSize: header.size)
         }

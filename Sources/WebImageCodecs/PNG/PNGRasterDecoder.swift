@@ -13,8 +13,10 @@ enum PNGRasterDecoder {
         var hasAlpha: Bool
     }
 
-    /// Decodes `bytes`, whose IHDR must say `expected` (already checked against the pixel limit).
-    static func decode(_ bytes: UnsafeRawBufferPointer, expected: PNGHeader) throws -> Result {
+    /// Decodes `bytes`, whose IHDR must say `expected` (already checked against the pixel limit), into
+    /// `store` (new storage unless a caller's buffer is being reused).
+    static func decode(_ bytes: UnsafeRawBufferPointer, expected: PNGHeader,
+                       store: inout RasterStore) throws -> Result {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
               let reader = cpng_reader_create(base, bytes.count) else {
             throw WebImageError.badImageData(.corrupt("libpng could not start a reader"))
@@ -27,7 +29,7 @@ enum PNGRasterDecoder {
             throw WebImageError.badImageData(.corrupt("libpng read a different size than the IHDR chunk says"))
         }
         let format: PixelFormat = header.output_16 != 0 ? .rgba16 : .rgba8
-        let pixels = try PixelBuffer(width: expected.width, height: expected.height, format: format) { buffer in
+        let pixels = try store.fill(width: expected.width, height: expected.height, format: format) { buffer in
             let status = cpng_reader_read_image(reader, buffer.baseAddress, expected.width * format.bytesPerPixel)
             if status != CPNG_OK { throw error(status, String(cString: cpng_reader_message(reader))) }
         }

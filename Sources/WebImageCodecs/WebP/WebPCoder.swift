@@ -26,11 +26,24 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
     /// Decodes a still (scaled by libwebp when the options ask for a smaller size) or every frame of an
     /// animation; throws ``WebImageError/badImageData(_:)`` for empty, truncated or corrupt bytes.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        var store = RasterStore.fresh
+        return try decode(data, store: &store, options: options)
+    }
+
+    /// Decodes like ``decode(_:options:)``, a still (lossy or lossless) into `buffer`'s storage, reused when it
+    /// is the only owner and big enough (see ``ImageDecoding/decode(_:reusing:options:)``); libwebp scales
+    /// thumbnails during decode, so they are written there directly. An animation decodes as usual and leaves
+    /// `buffer` alone.
+    public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
+        try RasterStore.reusing(&buffer) { store in try decode(data, store: &store, options: options) }
+    }
+
+    private func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
         let features = try WebPStatus.requiredFeatures(data)
         if features.has_animation != 0 {
             return try WebPAnimatedDecoding.decode(data, options: options)
         }
-        return try WebPStillDecoder.decode(data, features: features, options: options)
+        return try WebPStillDecoder.decode(data, features: features, store: &store, options: options)
     }
 
     /// Whether a download starting with these bytes is WebP (decoded incrementally when still).

@@ -8,12 +8,14 @@ import WebImageCore
 /// smaller size, so there is exactly one pass over the pixels. With default options the output is byte for
 /// byte what `dwebp -pam` writes.
 enum WebPStillDecoder {
-    static func decode(_ data: Data, features: WebPBitstreamFeatures, options: ImageDecodeOptions) throws -> Image {
+    /// The raster is written into `store` (new storage or a caller's buffer).
+    static func decode(_ data: Data, features: WebPBitstreamFeatures, store: inout RasterStore,
+                       options: ImageDecodeOptions) throws -> Image {
         let source = features.pixelSize
         try options.checkPixelCount(width: source.width, height: source.height)
         let target = options.targetSize(forSource: source) ?? source
         var config = try makeConfig(source: source, target: target)
-        let pixels = try PixelBuffer(width: target.width, height: target.height, format: .rgba8) { raw in
+        let pixels = try store.fill(width: target.width, height: target.height, format: .rgba8) { raw in
             attach(raw, to: &config.output, width: target.width)
             let status = data.withUnsafeBytes { bytes in
                 WebPDecode(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &config)

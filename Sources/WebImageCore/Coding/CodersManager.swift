@@ -49,6 +49,14 @@ public final class CodersManager: ImageCoding, Sendable {
         return try coder.decode(data, options: options)
     }
 
+    /// Decodes with the coder that reads these bytes, writing into `buffer` where that coder can (see
+    /// ``ImageDecoding/decode(_:reusing:options:)``).
+    public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
+        guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
+        guard let coder = decoder(for: data) else { return try decode(data, options: options) }
+        return try coder.decode(data, reusing: &buffer, options: options)
+    }
+
     public func canEncode(to format: ImageFormat) -> Bool { encoder(for: format) != nil }
 
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {

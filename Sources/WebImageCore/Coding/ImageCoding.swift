@@ -6,6 +6,37 @@ public protocol ImageDecoding: AnyObject, Sendable {
     func canDecode(_ data: Data) -> Bool
     /// Decodes every frame (or only the first, per `options`), composited, at the size the options ask for.
     func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image
+    /// Decodes exactly like ``decode(_:options:)`` but writes the raster into `buffer`'s storage instead of
+    /// allocating one, for callers that decode many images in a row (a server thumbnailing a feed).
+    ///
+    /// The result is the same image, pixel for pixel and flag for flag; errors are the same too. A large
+    /// decode spends as much time having the kernel fault in and zero a fresh raster as decoding, so the
+    /// decoder writes through ``PixelBuffer/reinitialize(width:height:format:initializingWith:)``, reusing the
+    /// storage when `buffer` is its only owner and it is big enough. A full-size result shares `buffer`'s
+    /// storage (no copy), so let it go before the next call; a thumbnail, scale-down or applied orientation
+    /// is computed from the raster left in `buffer` into a new, smaller image. On a throw `buffer` stays a
+    /// valid raster (contents unspecified once decoding had started) and can be passed again.
+    ///
+    /// ```swift
+    /// var scratch = PixelBuffer(width: 1, height: 1)
+    /// for data in feed {
+    ///     let thumbnail = try coder.decode(data, reusing: &scratch, options: .init(thumbnailPixelSize: .init(width: 256, height: 256)))
+    ///     try send(thumbnail)
+    /// }
+    /// ```
+    ///
+    /// The default implementation calls ``decode(_:options:)`` and leaves `buffer` untouched, so every coder
+    /// supports the call; the built-in JPEG, PNG, WebP and GIF coders reuse the buffer (for APNG and animated
+    /// WebP they fall back to the default).
+    func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image
+}
+
+extension ImageDecoding {
+    /// Decodes with ``decode(_:options:)`` and leaves `buffer` untouched: for coders that cannot write into
+    /// caller-owned storage.
+    public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
+        try decode(data, options: options)
+    }
 }
 
 /// Encodes images into the formats it writes. Thrown errors are ``WebImageError``.

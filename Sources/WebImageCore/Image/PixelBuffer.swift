@@ -46,6 +46,38 @@ public struct PixelBuffer: Sendable, Hashable {
         self.init(width: width, height: height, format: format, bytes: bytes)
     }
 
+    /// Makes this buffer a `width × height` raster of `format` and lets `body` fill every byte, in the storage
+    /// it already has when possible.
+    ///
+    /// For callers decoding many images in a row with bounded allocation: the storage is reused when this
+    /// buffer is its only owner and the new raster fits its capacity (growing within the capacity zeroes only
+    /// the added bytes); otherwise fresh storage is allocated, as ``init(width:height:format:initializingWith:)``
+    /// would. Storage shared with another value (an ``Image`` still holding the last result) is never written
+    /// through: like any `Array` mutation it is copied first, so drop earlier results before reusing. If
+    /// `body` throws, the buffer keeps the new size with unspecified contents and stays usable.
+    public mutating func reinitialize(width: Int, height: Int, format: PixelFormat = .rgba8,
+                                      initializingWith body: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+        precondition(width > 0 && height > 0, "PixelBuffer needs a positive size")
+        let count = width * height * format.bytesPerPixel
+        // Take the array out of `self` so that, if `self` was its only owner, `storage` is now unique.
+        var storage: [UInt8] = []
+        swap(&storage, &bytes)
+        if count <= storage.capacity {
+            if storage.count > count {
+                storage.removeLast(storage.count - count)
+            } else if storage.count < count {
+                storage.append(contentsOf: repeatElement(0, count: count - storage.count))
+            }
+        } else {
+            storage = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
+                initialized = count
+            }
+        }
+        self = PixelBuffer(width: width, height: height, format: format, bytes: consume storage)
+        try bytes.withUnsafeMutableBytes(body)
+    }
+
     /// Mutable access to the bytes for code that fills or edits the raster in place.
     public mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
         try bytes.withUnsafeMutableBytes(body)
