@@ -32,15 +32,28 @@ enum LoaderBenchmarks {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let downloader = ImageDownloader(coders: CodersManager(coders: [PassThroughCoder()]))
 
-        // Warm both up (connections, code paths), then take the best of three runs each.
+        // Warm both up (connections, code paths), then alternate rounds (which side goes first swaps each
+        // round): the server shares the machine with both clients, so load from elsewhere moves every figure.
         _ = try await rawAHC(client, server: server, count: 60)
         _ = try await viaDownloader(downloader, server: server, count: 60)
-        var raw = 0.0, ours = 0.0
-        for round in 0..<3 {
-            raw = max(raw, Double(count) / (try await rawAHC(client, server: server, count: count, round: round)))
-            ours = max(ours, Double(count) / (try await viaDownloader(downloader, server: server, count: count, round: round)))
+        var raw = 0.0, ours = 0.0, roundRatios: [Double] = []
+        for round in 0..<9 {
+            let rawRate: Double, ourRate: Double
+            if round.isMultiple(of: 2) {
+                rawRate = Double(count) / (try await rawAHC(client, server: server, count: count, round: round))
+                ourRate = Double(count) / (try await viaDownloader(downloader, server: server, count: count, round: round))
+            } else {
+                ourRate = Double(count) / (try await viaDownloader(downloader, server: server, count: count, round: round))
+                rawRate = Double(count) / (try await rawAHC(client, server: server, count: count, round: round))
+            }
+            raw = max(raw, rawRate)
+            ours = max(ours, ourRate)
+            roundRatios.append(ourRate / rawRate)
         }
         Measure.row("1,000 x 100 KB loopback, concurrency 6", ours: ours, theirs: raw, unit: "req/s", higherIsBetter: true)
+        let median = roundRatios.sorted()[roundRatios.count / 2]
+        print(String(format: "  ours/raw median of rounds %.3f× (target ≥ 0.9×) %@   [best-of %.3f×]",
+                     median, median >= 0.9 ? "met" : "NOT MET", ours / raw))
 
         // The server holds the answer 100 ms so all 1,000 requests are in flight together.
         server.route("/one", TestResponse(body: payload, delay: .milliseconds(100)))
