@@ -6,8 +6,10 @@ import WebImage
 @Suite struct ProgressiveLoadingTests {
     @Test func drippedBytesYieldThrottledPartialImagesThenTheFinalImage() async throws {
         try await withLoader { server, downloader in
+            // About 1.5 s of dripping: room for several 100 ms throttle windows even when a loaded machine
+            // delays chunks and decodes.
             let body = testImage(payload: 60_000)
-            server.route("/p", TestResponse(body: body, behavior: .drip(chunkSize: 2_000, interval: .milliseconds(20))))
+            server.route("/p", TestResponse(body: body, behavior: .drip(chunkSize: 2_000, interval: .milliseconds(50))))
             let partials = Recorder<(Bool, Int)>()
             var result: ImageDownloadResult?
             let elapsed = try await seconds {
