@@ -49,17 +49,23 @@ enum CacheBenchmarks {
     private static func memoryHitsTwoThreads() {
         let cache = filledCache()
         let dictionary = Dictionary(uniqueKeysWithValues: zip(keys, images))
+        // Each loop reads a local copy of the keys: the static array's storage, retained on every access, would
+        // be one reference count both threads write.
         let ourHits = Measure.interleavedBest({
+            let keys = keys
             for index in 0..<lookups { _ = cache.image(forKey: keys[index % keys.count]) }
         }, {
             DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                let keys = keys
                 for index in 0..<lookups { _ = cache.image(forKey: keys[(index + thread * 500) % keys.count]) }
             }
         })
         let rawHits = Measure.interleavedBest({
+            let keys = keys
             for index in 0..<lookups { _ = dictionary[keys[index % keys.count]] }
         }, {
             DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                let keys = keys
                 for index in 0..<lookups { _ = dictionary[keys[(index + thread * 500) % keys.count]] }
             }
         })

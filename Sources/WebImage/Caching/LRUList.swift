@@ -44,11 +44,17 @@ struct LRUList {
 
     var count: Int { nodes.count - free.count }
 
-    /// The entry's image, marked most recently used.
+    /// The entry's image, marked most recently used unless it already carries `stamp`.
+    ///
+    /// An entry hit again before the next store keeps its place: the order among hits between two stores is
+    /// not kept anyway, and skipping the move leaves a re-read entry's memory unwritten, so threads reading
+    /// the same entries do not pass its cache lines back and forth.
     mutating func hit(_ key: String, hash: UInt64, stamp: UInt64) -> Image? {
         guard let node = find(key, hash: hash) else { return nil }
-        nodes[node].stamp = stamp
-        moveToNewest(node)
+        if nodes[node].stamp != stamp {
+            nodes[node].stamp = stamp
+            moveToNewest(node)
+        }
         return nodes[node].image
     }
 

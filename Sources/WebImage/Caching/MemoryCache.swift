@@ -6,9 +6,9 @@ import Synchronization
 /// contend. Recency is exact within a shard (a linked list) and ordered across shards by a logical clock that
 /// advances on every store: a hit makes its entry newer than everything stored before it, and eviction removes
 /// the oldest of the shards' oldest entries. So entries leave in the order they were stored or last hit, except
-/// that entries in different shards hit between the same two stores may leave in either order. A hit writes
-/// nothing that all threads share: a clock advanced on every hit was one contended cache line, and cost two
-/// threads all their gain over one.
+/// that entries hit between the same two stores may leave in either order. A hit writes nothing that all
+/// threads share, and a repeated hit between two stores writes nothing but its shard's lock: a clock advanced
+/// on every hit was one contended cache line, and cost two threads all their gain over one.
 /// Get, set and remove are O(1). Limits are enforced on every set.
 ///
 /// Linux has no memory-warning notification: call ``purge()`` yourself when the process should give memory
