@@ -60,24 +60,15 @@ import WebImage
 
     @Test func sameSizeImagesShareOneStorage() throws {
         var buffer = PixelBuffer(width: 1, height: 1)
-        let first = try ReuseTestSupport.expectReuseMatches(coder, try Self.gif(width: 120, height: 90, seed: 0),
-                                                            buffer: &buffer)
-        let second = try ReuseTestSupport.expectReuseMatches(coder, try Self.gif(width: 120, height: 90, seed: 7),
-                                                             buffer: &buffer)
-        #expect(second == first)
-        let firstFrameOnly = ImageDecodeOptions(firstFrameOnly: true)
+        try ReuseTestSupport.expectSharedStorage(coder, try Self.gif(width: 120, height: 90, seed: 0),
+                                                 try Self.gif(width: 120, height: 90, seed: 7), buffer: &buffer)
         let moon = try GIFTestSupport.corpus("samples", "moon_impact.gif")
-        let third = try ReuseTestSupport.expectReuseMatches(coder, moon, buffer: &buffer, options: firstFrameOnly)
-        let fourth = try ReuseTestSupport.expectReuseMatches(coder, moon, buffer: &buffer, options: firstFrameOnly)
-        #expect(fourth == third)
+        try ReuseTestSupport.expectSharedStorage(coder, moon, moon, buffer: &buffer,
+                                                 options: ImageDecodeOptions(firstFrameOnly: true))
     }
 
     @Test func differentSizesFollowEachOther() throws {
-        var buffer = PixelBuffer(width: 1, height: 1)
-        for (width, height) in [(120, 90), (5, 3), (90, 120)] {
-            try ReuseTestSupport.expectReuseMatches(coder, try Self.gif(width: width, height: height), buffer: &buffer)
-            #expect(buffer.size == PixelSize(width: width, height: height))
-        }
+        try ReuseTestSupport.expectSizesFollowEachOther(coder, [(120, 90), (5, 3), (90, 120)]) { try Self.gif(width: $0, height: $1) }
     }
 
     @Test func truncatedAndCorruptInputThrowTheSameErrorAndKeepTheBuffer() throws {

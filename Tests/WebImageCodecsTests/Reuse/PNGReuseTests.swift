@@ -45,19 +45,12 @@ import WebImage
 
     @Test func sameSizeImagesShareOneStorage() throws {
         var buffer = PixelBuffer(width: 1, height: 1)
-        let first = try ReuseTestSupport.expectReuseMatches(coder, try Self.png(width: 200, height: 150, seed: 1),
-                                                            buffer: &buffer)
-        let second = try ReuseTestSupport.expectReuseMatches(coder, try Self.png(width: 200, height: 150, seed: 2),
-                                                             buffer: &buffer)
-        #expect(second == first)
+        try ReuseTestSupport.expectSharedStorage(coder, try Self.png(width: 200, height: 150, seed: 1),
+                                                 try Self.png(width: 200, height: 150, seed: 2), buffer: &buffer)
     }
 
     @Test func differentSizesFollowEachOther() throws {
-        var buffer = PixelBuffer(width: 1, height: 1)
-        for (width, height) in [(200, 150), (31, 7), (150, 200)] {
-            try ReuseTestSupport.expectReuseMatches(coder, try Self.png(width: width, height: height), buffer: &buffer)
-            #expect(buffer.size == PixelSize(width: width, height: height))
-        }
+        try ReuseTestSupport.expectSizesFollowEachOther(coder, [(200, 150), (31, 7), (150, 200)]) { try Self.png(width: $0, height: $1) }
     }
 
     @Test func truncatedAndCorruptInputThrowTheSameErrorAndKeepTheBuffer() throws {

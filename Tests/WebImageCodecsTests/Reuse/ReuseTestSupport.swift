@@ -10,6 +10,30 @@ enum ReuseTestSupport {
         pixels.withUnsafeBytes { Int(bitPattern: $0.baseAddress) }
     }
 
+    /// Decodes two same-size images in turn into `buffer` (each matching the normal decode) and expects the
+    /// second to land in the first one's storage; returns that storage's address.
+    @discardableResult
+    static func expectSharedStorage(_ coder: any ImageDecoding, _ first: Data, _ second: Data,
+                                    buffer: inout PixelBuffer, options: ImageDecodeOptions = .init(),
+                                    sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        let address = try expectReuseMatches(coder, first, buffer: &buffer, options: options, sourceLocation: sourceLocation)
+        let again = try expectReuseMatches(coder, second, buffer: &buffer, options: options, sourceLocation: sourceLocation)
+        #expect(again == address, sourceLocation: sourceLocation)
+        return address
+    }
+
+    /// Decodes an image of each size in turn into one buffer: each decode matches the normal one and leaves
+    /// the buffer at its image's size.
+    static func expectSizesFollowEachOther(_ coder: any ImageDecoding, _ sizes: [(width: Int, height: Int)],
+                                           sourceLocation: SourceLocation = #_sourceLocation,
+                                           make: (Int, Int) throws -> Data) throws {
+        var buffer = PixelBuffer(width: 1, height: 1)
+        for (width, height) in sizes {
+            try expectReuseMatches(coder, try make(width, height), buffer: &buffer, sourceLocation: sourceLocation)
+            #expect(buffer.size == PixelSize(width: width, height: height), sourceLocation: sourceLocation)
+        }
+    }
+
     /// Decodes `data` both ways with `options`, expects the same image, and returns the address of `buffer`'s
     /// storage afterwards. The results are dropped on return, so `buffer` is again its storage's only owner.
     @discardableResult
