@@ -140,6 +140,11 @@ struct DiskCacheExpiryTests {
         #expect(log.lastAccess(of: "gone", recorded: timespec(nanoseconds: 0)).nanoseconds == 0)
         log.forget("a")
         #expect(log.lastAccess(of: "a", recorded: timespec(nanoseconds: 0)).nanoseconds == 0)
+        for index in 0..<DiskCacheAccessLog.capacity { log.record("n\(index)", at: timespec(nanoseconds: 7)) }
+        #expect(log.lastAccess(of: "n0", recorded: timespec(nanoseconds: 0)).nanoseconds == 7)
+        log.record("one more", at: timespec(nanoseconds: 7))
+        #expect(log.lastAccess(of: "n0", recorded: timespec(nanoseconds: 0)).nanoseconds == 0)
+        #expect(log.lastAccess(of: "one more", recorded: timespec(nanoseconds: 0)).nanoseconds == 7)
     }
 
     @Test("cleanup trims to half the size limit, oldest first")

@@ -10,11 +10,15 @@ import Glibc
 struct DiskCacheAccessLog: Sendable {
     /// How stale a file's recorded access time may get before a hit rewrites it: one minute.
     static let writeBackInterval = Int64(60) * 1_000_000_000
+    /// The most hits kept between listings. Forgetting them costs nothing but precision: each file's own time
+    /// is already within ``writeBackInterval`` of its last hit.
+    static let capacity = 10_000
 
     private var stamps: [String: Int64] = [:]
 
     /// Logs a hit on the entry file `name`.
     mutating func record(_ name: String, at stamp: timespec) {
+        if stamps.count >= Self.capacity, stamps[name] == nil { stamps.removeAll(keepingCapacity: true) }
         stamps[name] = stamp.nanoseconds
     }
 
