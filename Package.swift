@@ -71,7 +71,7 @@ let package = Package(
                           path: "Tests/CacheCrashWriter", swiftSettings: strict),
         .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"], swiftSettings: strict),
         .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"], swiftSettings: strict),
-        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage"],
+        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport"],
                     exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),

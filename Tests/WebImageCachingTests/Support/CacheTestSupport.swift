@@ -57,11 +57,3 @@ func eventually(timeout: Double = 30, _ condition: () -> Bool) async -> Bool {
     }
     return condition()
 }
-
-/// Runs blocking `body` (waiting on a child process, busy loops) on a thread of its own and awaits its result,
-/// so a test never holds one of the cooperative pool's few threads while other tests need it.
-func onDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}

@@ -1,17 +1,22 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WebImageCodecs
 import WebImage
 
 /// Thumbnails and scale-down limits: DCT-domain reduction first, then the exact area resample.
 @Suite struct JPEGThumbnailTests {
-    @Test func largePhotoThumbnailKeepsAspectOrStretches() throws {
-        let data = try JPEGTestSupport.baselineJPEG(width: 5250, height: 3450, quality: 0.8)
-        let fit = try JPEGCoder().decode(data, options: .init(thumbnailPixelSize: PixelSize(width: 400, height: 300)))
+    @Test func largePhotoThumbnailKeepsAspectOrStretches() async throws {
+        // Seconds of work in a debug build: off the cooperative pool (see onDedicatedThread).
+        let (fit, stretched) = try await onDedicatedThread {
+            let data = try JPEGTestSupport.baselineJPEG(width: 5250, height: 3450, quality: 0.8)
+            let fit = try JPEGCoder().decode(data, options: .init(thumbnailPixelSize: PixelSize(width: 400, height: 300)))
+            let stretched = try JPEGCoder().decode(data, options: .init(thumbnailPixelSize: PixelSize(width: 400, height: 300),
+                                                                        preserveAspectRatio: false))
+            return (fit, stretched)
+        }
         #expect(fit.pixelSize == PixelSize(width: 400, height: 263))
         #expect(fit.isThumbnail && !fit.hasAlpha)
-        let stretched = try JPEGCoder().decode(data, options: .init(thumbnailPixelSize: PixelSize(width: 400, height: 300),
-                                                                    preserveAspectRatio: false))
         #expect(stretched.pixelSize == PixelSize(width: 400, height: 300))
     }
 
@@ -36,15 +41,18 @@ import WebImage
 
     /// A 12 MP photo to a 256-pixel thumbnail goes through the 1/8 IDCT: the result matches resampling a
     /// full decode closely (the IDCT's own averaging differs by a little) and is exactly 256×192.
-    @Test func twelveMegapixelThumbnailThroughDCTScale() throws {
-        let data = try JPEGTestSupport.baselineJPEG(width: 4000, height: 3000, quality: 0.85)
-        let size = PixelSize(width: 256, height: 256)
-        let thumbnail = try JPEGCoder().decode(data, options: .init(thumbnailPixelSize: size))
+    @Test func twelveMegapixelThumbnailThroughDCTScale() async throws {
+        // Over ten seconds in a debug build: off the cooperative pool (see onDedicatedThread).
+        let (thumbnail, psnr) = try await onDedicatedThread {
+            let data = try JPEGTestSupport.baselineJPEG(width: 4000, height: 3000, quality: 0.85)
+            let thumbnail = try JPEGCoder().decode(data, options: .init(thumbnailPixelSize: PixelSize(width: 256, height: 256)))
+            let full = try JPEGCoder().decode(data, options: .init())
+            let reference = Resampler.resample(full.pixels, to: PixelSize(width: 256, height: 192))
+            return (thumbnail, JPEGTestSupport.psnr(thumbnail.pixels, reference))
+        }
         #expect(thumbnail.pixelSize == PixelSize(width: 256, height: 192))
         #expect(thumbnail.isThumbnail)
-        let full = try JPEGCoder().decode(data, options: .init())
-        let reference = Resampler.resample(full.pixels, to: PixelSize(width: 256, height: 192))
-        #expect(JPEGTestSupport.psnr(thumbnail.pixels, reference) > 30)
+        #expect(psnr > 30)
     }
 
     @Test func scaleDownLimitUsesTheSamePath() throws {
