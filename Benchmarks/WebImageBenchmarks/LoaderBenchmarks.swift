@@ -1,7 +1,5 @@
 import AsyncHTTPClient
-import Dispatch
 import Foundation
-import Synchronization
 import TestSupport
 import WebImage
 
@@ -15,14 +13,7 @@ enum LoaderBenchmarks {
     static let workers = 6
 
     static func run() throws {
-        let semaphore = DispatchSemaphore(value: 0)
-        let failure = Mutex<(any Error)?>(nil)
-        Task {
-            do { try await runAsync() } catch { failure.withLock { $0 = error } }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        if let error = failure.withLock({ $0 }) { throw error }
+        try Measure.waitFor { try await runAsync() }
     }
 
     private static func runAsync() async throws {

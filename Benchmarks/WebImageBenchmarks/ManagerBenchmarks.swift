@@ -16,14 +16,7 @@ enum ManagerBenchmarks {
 
     static func run() throws {
         try warmMemoryHits()
-        let semaphore = DispatchSemaphore(value: 0)
-        let failure = Mutex<(any Error)?>(nil)
-        Task {
-            do { try await coldEndToEnd() } catch { failure.withLock { $0 = error } }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        if let error = failure.withLock({ $0 }) { throw error }
+        try Measure.waitFor { try await coldEndToEnd() }
     }
 
     /// Loads per second of one URL already in the memory cache, on one thread and on two.

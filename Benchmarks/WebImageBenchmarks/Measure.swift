@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Timing helpers shared by every benchmark suite.
 enum Measure {
@@ -13,6 +14,18 @@ enum Measure {
             best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         }
         return best
+    }
+
+    /// Runs async benchmark work from a synchronous suite and waits for it; rethrows its error.
+    static func waitFor(_ work: @escaping @Sendable () async throws -> Void) throws {
+        let semaphore = DispatchSemaphore(value: 0)
+        let failure = Mutex<(any Error)?>(nil)
+        Task {
+            do { try await work() } catch { failure.withLock { $0 = error } }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     /// One side's best run: thread CPU seconds and wall-clock seconds, each the minimum over the runs.

@@ -47,13 +47,3 @@ final class Recorder<Value: Sendable>: Sendable {
     var values: [Value] { state.withLock { $0 } }
     var count: Int { values.count }
 }
-
-/// Waits (polling, at most `timeout` seconds) until `condition` holds; returns whether it did.
-func eventually(timeout: Double = 30, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    return condition()
-}

@@ -109,13 +109,3 @@ final class Recorder<Element: Sendable>: Sendable {
     var all: [Element] { items.withLock { $0 } }
     var count: Int { items.withLock { $0.count } }
 }
-
-/// Polls `condition` every 2 ms for at most `timeout` seconds.
-func eventually(timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    return condition()
-}
