@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng's full and progressive readers report errors by longjmp, which Swift cannot catch.
         .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16")]),
+        // sched_getcpu, which glibc declares only under _GNU_SOURCE (the memory cache's per-CPU reader slots).
+        .target(name: "CSystemShim"),
 
         // Model and protocols: no C imports.
         .target(name: "WebImageCore", swiftSettings: strict),
@@ -37,7 +39,7 @@ let package = Package(
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim"],
                 swiftSettings: strict),
         // What users import: the pipeline, re-exporting the model and registering every codec.
-        .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs",
+        .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs", "CSystemShim",
                                                  .product(name: "Crypto", package: "swift-crypto"),
                                                  .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                  .product(name: "NIOCore", package: "swift-nio"),

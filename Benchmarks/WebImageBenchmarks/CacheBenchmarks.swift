@@ -21,6 +21,18 @@ enum CacheBenchmarks {
     private static let image = images[0]
     private static let lookups = 1_000_000
 
+    /// The same keys in strings of their own, as a caller builds each request's URL string: looking up the
+    /// very strings the cache stored would compare by identity, and a string shared by two threads would
+    /// have its reference count written by both on every lookup (a cost of the loop, not of the cache).
+    private static func ownKeys() -> [String] {
+        keys.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+    }
+
+    /// Takes ownership of a looked-up image and drops it, as a caller using the image does: without it the
+    /// optimizer would skip the `Dictionary` side's retain and release, which the cache's answer always pays.
+    @inline(never)
+    private static func use(_ image: consuming Image?) {}
+
     private static func filledCache() -> MemoryCache {
         let cache = MemoryCache()
         for (key, image) in zip(keys, images) { cache.setImage(image, forKey: key) }
@@ -31,11 +43,20 @@ enum CacheBenchmarks {
     private static func memoryHits() {
         let cache = filledCache()
         let dictionary = Dictionary(uniqueKeysWithValues: zip(keys, images))
+        let keys = ownKeys()
         var found = 0
         let hits = Measure.interleavedBest({
-            for index in 0..<lookups where cache.image(forKey: keys[index % keys.count]) != nil { found += 1 }
+            for index in 0..<lookups {
+                let image = cache.image(forKey: keys[index % keys.count])
+                if image != nil { found += 1 }
+                use(image)
+            }
         }, {
-            for index in 0..<lookups where dictionary[keys[index % keys.count]] != nil { found += 1 }
+            for index in 0..<lookups {
+                let image = dictionary[keys[index % keys.count]]
+                if image != nil { found += 1 }
+                use(image)
+            }
         })
         let ours = hits.ours.wall, raw = hits.theirs.wall
         precondition(found > 0)
@@ -49,24 +70,23 @@ enum CacheBenchmarks {
     private static func memoryHitsTwoThreads() {
         let cache = filledCache()
         let dictionary = Dictionary(uniqueKeysWithValues: zip(keys, images))
-        // Each loop reads a local copy of the keys: the static array's storage, retained on every access, would
-        // be one reference count both threads write.
+        let threadKeys = [ownKeys(), ownKeys()]
         let ourHits = Measure.interleavedBest({
-            let keys = keys
-            for index in 0..<lookups { _ = cache.image(forKey: keys[index % keys.count]) }
+            let keys = threadKeys[0]
+            for index in 0..<lookups { use(cache.image(forKey: keys[index % keys.count])) }
         }, {
             DispatchQueue.concurrentPerform(iterations: 2) { thread in
-                let keys = keys
-                for index in 0..<lookups { _ = cache.image(forKey: keys[(index + thread * 500) % keys.count]) }
+                let keys = threadKeys[thread]
+                for index in 0..<lookups { use(cache.image(forKey: keys[(index + thread * 500) % keys.count])) }
             }
         })
         let rawHits = Measure.interleavedBest({
-            let keys = keys
-            for index in 0..<lookups { _ = dictionary[keys[index % keys.count]] }
+            let keys = threadKeys[0]
+            for index in 0..<lookups { use(dictionary[keys[index % keys.count]]) }
         }, {
             DispatchQueue.concurrentPerform(iterations: 2) { thread in
-                let keys = keys
-                for index in 0..<lookups { _ = dictionary[keys[(index + thread * 500) % keys.count]] }
+                let keys = threadKeys[thread]
+                for index in 0..<lookups { use(dictionary[keys[(index + thread * 500) % keys.count]]) }
             }
         })
         // Wall-clock: the two-thread side's CPU time is spread over both threads.

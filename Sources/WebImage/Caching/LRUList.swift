@@ -1,39 +1,37 @@
-/// One shard's entries in recency order: an open-addressing index into a doubly linked list of nodes.
+/// One shard's entries in recency order: a doubly linked list of nodes indexed by an ``EntryTable``.
 ///
-/// Nodes live in one array and link by index, so a hit touches one node and its two neighbours: no per-entry
-/// allocation and no reference counting on the hot path; freed nodes are reused. The index is keyed by the
-/// caller's ``CacheKeyHash`` (computed once per operation, and also used to pick the shard), so a lookup
-/// hashes nothing again. Every operation is O(1). Each node carries the logical time of its last use so the
-/// shards of a ``MemoryCache`` can agree on the globally least recently used entry.
+/// Nodes live in one array and link by index, so a move touches one node and its two neighbours; freed nodes
+/// are reused. The table is keyed by the caller's ``CacheKeyHash`` (computed once per operation, and also used
+/// to pick the shard), so nothing is hashed again. Every operation is O(1) (amortised over table growth).
+/// Each entry carries the logical time of its last use so the shards of a ``MemoryCache`` can agree on the
+/// globally least recently used entry. Entries that leave, and a table that is replaced, are handed back so the
+/// cache can retire them once lock-free readers are done with them.
 struct LRUList {
-    /// A removed entry, handed back so the caller can settle totals (or keep it weakly).
-    struct Entry {
-        var key: String
-        var image: Image
-        var cost: Int
-    }
-
     /// An evicted entry still held weakly (the weak memory cache).
     struct WeakEntry {
         weak var image: Image?
         var cost: Int
     }
 
-    struct Node {
-        var key: String
-        /// nil in free nodes.
-        var image: Image?
-        var hash: UInt64
-        var cost: Int
-        var stamp: UInt64
-        var newer: Int
-        var older: Int
+    /// What a store changed.
+    struct Change {
+        /// The entry with the same key that the store replaced.
+        var replaced: CacheEntry?
+        /// The table the store outgrew: readers may still be probing it.
+        var outgrownTable: EntryTable?
     }
 
-    var nodes: [Node] = []
-    /// Open-addressing table of node indices (-1 = empty), linear probing, at most half full.
-    var index = [Int](repeating: -1, count: 16)
-    var free: [Int] = []
+    private struct Node {
+        /// nil in free nodes.
+        var entry: CacheEntry?
+        var newer = -1
+        var older = -1
+    }
+
+    private var nodes: [Node] = []
+    /// The index readers probe; publish it again whenever it changes identity.
+    private(set) var table = EntryTable(capacity: 16)
+    private var free: [Int] = []
     /// Most recently used node.
     private var newest = -1
     /// Least recently used node: the eviction candidate.
@@ -48,66 +46,68 @@ struct LRUList {
     ///
     /// An entry hit again before the next store keeps its place: the order among hits between two stores is
     /// not kept anyway, and skipping the move leaves a re-read entry's memory unwritten, so threads reading
-    /// the same entries do not pass its cache lines back and forth.
+    /// the same entries do not pass its cache lines back and forth (and later hits take the lock-free path).
     mutating func hit(_ key: String, hash: UInt64, stamp: UInt64) -> Image? {
-        guard let node = find(key, hash: hash) else { return nil }
-        if nodes[node].stamp != stamp {
-            nodes[node].stamp = stamp
-            moveToNewest(node)
+        guard let found = table.lookup(key, hash: hash) else { return nil }
+        let entry = found.entry.takeUnretainedValue()
+        if entry.stamp.load(ordering: .relaxed) != stamp {
+            entry.stamp.store(stamp, ordering: .relaxed)
+            moveToNewest(entry.node)
         }
-        return nodes[node].image
+        return entry.image
     }
 
-    /// The entry's image without changing its recency.
-    func peek(_ key: String, hash: UInt64) -> Image? {
-        find(key, hash: hash).flatMap { nodes[$0].image }
+    /// Whether `key` has an entry, without changing its recency.
+    func contains(_ key: String, hash: UInt64) -> Bool {
+        table.lookup(key, hash: hash) != nil
     }
 
-    /// Inserts or replaces; returns the cost of the entry it replaced (0 when new).
-    mutating func set(_ key: String, hash: UInt64, image: Image, cost: Int,
-                      stamp: UInt64) -> (replacedCost: Int, isNew: Bool) {
+    /// Inserts or replaces.
+    mutating func set(_ key: String, hash: UInt64, image: Image, cost: Int, stamp: UInt64) -> Change {
         if !weak.isEmpty { weak[key] = nil }
-        if let node = find(key, hash: hash) {
-            let old = nodes[node].cost
-            nodes[node].image = image
-            nodes[node].cost = cost
-            nodes[node].stamp = stamp
-            moveToNewest(node)
-            return (old, false)
+        if let found = table.lookup(key, hash: hash) {
+            let old = found.entry.takeUnretainedValue()
+            let entry = CacheEntry(key: key, hash: hash, image: image, cost: cost, node: old.node, stamp: stamp)
+            nodes[old.node].entry = entry
+            table.replace(at: found.position, with: entry)
+            moveToNewest(old.node)
+            return Change(replaced: old)
         }
-        let fresh = Node(key: key, image: image, hash: hash, cost: cost, stamp: stamp, newer: -1, older: -1)
-        let node: Int
-        if let reused = free.popLast() {
-            node = reused
-            nodes[node] = fresh
-        } else {
-            node = nodes.count
-            nodes.append(fresh)
-        }
-        insertIntoIndex(node)
+        let node = free.popLast() ?? nodes.count
+        let entry = CacheEntry(key: key, hash: hash, image: image, cost: cost, node: node, stamp: stamp)
+        if node == nodes.count { nodes.append(Node(entry: entry)) } else { nodes[node] = Node(entry: entry) }
         linkAsNewest(node)
-        return (0, true)
+        var change = Change()
+        if 2 * count > table.capacity {
+            change.outgrownTable = table
+            table = EntryTable(capacity: 2 * table.capacity)
+            for node in nodes { if let entry = node.entry { table.insert(entry) } }
+        } else {
+            table.insert(entry)
+        }
+        return change
     }
 
-    /// Removes the entry; returns its cost, or nil when absent.
-    mutating func remove(_ key: String, hash: UInt64) -> Int? {
-        guard let node = find(key, hash: hash) else { return nil }
-        return release(node).cost
+    /// Removes the entry for `key` and hands it back, or nil when absent.
+    mutating func remove(_ key: String, hash: UInt64) -> CacheEntry? {
+        guard let entry = table.lookup(key, hash: hash)?.entry.takeUnretainedValue() else { return nil }
+        return release(entry.node)
     }
 
     /// When the least recently used entry was last used, or nil when empty.
-    var oldestStamp: UInt64? { oldest >= 0 ? nodes[oldest].stamp : nil }
+    var oldestStamp: UInt64? { oldest >= 0 ? nodes[oldest].entry?.stamp.load(ordering: .relaxed) : nil }
 
     /// Removes and returns the least recently used entry.
-    mutating func removeOldest() -> Entry? {
+    mutating func removeOldest() -> CacheEntry? {
         oldest >= 0 ? release(oldest) : nil
     }
 
-    /// Drops every entry; returns them so the caller can settle totals (and keep weak references).
-    mutating func removeAll() -> [Entry] {
-        let all = nodes.compactMap { node in node.image.map { Entry(key: node.key, image: $0, cost: node.cost) } }
+    /// Drops every entry and starts a new table; hands back the entries and the old table.
+    mutating func removeAll() -> (entries: [CacheEntry], table: EntryTable) {
+        let all = nodes.compactMap(\.entry)
+        let old = table
         self = LRUList(weak: weak, weakSwept: weakSwept)
-        return all
+        return (all, old)
     }
 
     private init(weak: [String: WeakEntry], weakSwept: Int) {
@@ -117,8 +117,8 @@ struct LRUList {
 
     init() {}
 
-    /// Remembers an evicted image weakly, sweeping dead references when the table has doubled.
-    mutating func keepWeakly(_ entry: Entry) {
+    /// Remembers an evicted entry's image weakly, sweeping dead references when the table has doubled.
+    mutating func keepWeakly(_ entry: CacheEntry) {
         weak[entry.key] = WeakEntry(image: entry.image, cost: entry.cost)
         if weak.count > 2 * weakSwept + 64 {
             weak = weak.filter { $0.value.image != nil }
@@ -126,12 +126,12 @@ struct LRUList {
         }
     }
 
-    private mutating func release(_ node: Int) -> Entry {
+    /// Takes `node` out of the table and the list and frees it; returns its entry.
+    private mutating func release(_ node: Int) -> CacheEntry? {
         unlink(node)
-        removeFromIndex(node)
-        let entry = Entry(key: nodes[node].key, image: nodes[node].image!, cost: nodes[node].cost)
-        nodes[node].image = nil
-        nodes[node].key = ""
+        let entry = nodes[node].entry
+        if let entry { table.remove(entry) }
+        nodes[node].entry = nil
         free.append(node)
         return entry
     }

@@ -2,14 +2,17 @@ import Synchronization
 
 /// A thread-safe LRU of decoded images keyed by string, bounded by total cost and count.
 ///
-/// Entries are spread over 16 shards, each behind its own `Mutex`, so threads hitting different keys rarely
-/// contend. Recency is exact within a shard (a linked list) and ordered across shards by a logical clock that
+/// Entries are spread over 16 shards, each with its own `Mutex` for changes. A hit on an entry already marked
+/// as used at the current logical time reads without any lock: it probes the shard's ``EntryTable`` inside an
+/// ``EpochReclaimer`` read, which writes only a counter of the reader's own CPU, so threads hitting the cache
+/// on different cores share no written cache line but the images' reference counts. Any other hit (the first
+/// after a store, a weakly held image, a probe that raced a change) takes the shard's lock.
+///
+/// Recency is exact within a shard (a linked list) and ordered across shards by a logical clock that
 /// advances on every store: a hit makes its entry newer than everything stored before it, and eviction removes
 /// the oldest of the shards' oldest entries. So entries leave in the order they were stored or last hit, except
-/// that entries hit between the same two stores may leave in either order. A hit writes nothing that all
-/// threads share, and a repeated hit between two stores writes nothing but its shard's lock: a clock advanced
-/// on every hit was one contended cache line, and cost two threads all their gain over one.
-/// Get, set and remove are O(1). Limits are enforced on every set.
+/// that entries hit between the same two stores may leave in either order: a repeated hit between two stores
+/// writes nothing at all. Get, set and remove are O(1). Limits are enforced on every set.
 ///
 /// Linux has no memory-warning notification: call ``purge()`` yourself when the process should give memory
 /// back (a cgroup memory-pressure event, a backgrounded service, a large allocation coming up).
@@ -42,25 +45,44 @@ public final class MemoryCache: Sendable {
         /// The stamp of this shard's least recently used entry (`.max` when empty), republished after every
         /// change so eviction can find the globally oldest entry without locking every shard.
         let oldestStamp = Atomic<UInt64>(.max)
+        /// Where this shard's table is published for lock-free readers.
+        private let tables: PaddedAtomicArray
+        private let index: Int
         /// Keeps the next shard's lock and stamp off this shard's cache lines: shards are allocated back to
         /// back, and two threads on neighbouring shards would otherwise contend as if they shared one.
         private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
 
-        /// Runs `body` on the list under the lock, then republishes the oldest stamp.
+        init(publishingTo tables: PaddedAtomicArray, at index: Int) {
+            self.tables = tables
+            self.index = index
+            list.withLock { publish($0) }
+        }
+
+        /// Runs `body` on the list under the lock, then republishes the table and the oldest stamp.
         func update<T>(_ body: (inout LRUList) -> T) -> T {
             list.withLock { list in
                 let result = body(&list)
-                publishOldest(of: list)
+                publish(list)
                 return result
             }
         }
 
-        /// Stores the list's oldest stamp (call under the lock); skips the store when unchanged so hits on
-        /// other entries leave the cache line shared.
-        func publishOldest(of list: borrowing LRUList) {
+        /// Publishes the list's table and oldest stamp (call under the lock); skips unchanged values so hits
+        /// on other entries leave the cache lines shared.
+        func publish(_ list: borrowing LRUList) {
+            let table = UInt(bitPattern: Unmanaged.passUnretained(list.table).toOpaque())
+            if tables[index].pointee.load(ordering: .relaxed) != table {
+                tables[index].pointee.store(table, ordering: .sequentiallyConsistent)
+            }
             let stamp = list.oldestStamp ?? .max
             if oldestStamp.load(ordering: .relaxed) != stamp { oldestStamp.store(stamp, ordering: .relaxed) }
         }
+    }
+
+    /// Hands a batch of unlinked entries to the reclaimer as one object.
+    private final class RetiredEntries: Sendable {
+        let entries: [CacheEntry]
+        init(_ entries: [CacheEntry]) { self.entries = entries }
     }
 
     private static let shardShift: UInt64 = 60
@@ -68,6 +90,9 @@ public final class MemoryCache: Sendable {
     /// The limits it was created with.
     public let configuration: Configuration
     private let shards: [Shard]
+    /// Each shard's ``EntryTable``, unretained (the shard's list keeps it alive; a replaced one is retired):
+    /// what lock-free hits probe, without touching, let alone retaining, the shard object.
+    private let tables = PaddedAtomicArray(count: shardCount)
     private let costTotal = Atomic<Int>(0)
     private let countTotal = Atomic<Int>(0)
     /// Stores so far: the logical clock ordering entries across shards (reading the system clock costs more
@@ -75,21 +100,29 @@ public final class MemoryCache: Sendable {
     private let stores = Atomic<UInt64>(0)
     /// Serialises eviction so two writers over the limit do not both evict for the same excess.
     private let evicting = Mutex(())
+    /// Releases entries and tables that lock-free readers may still be looking at.
+    private let reclaimer = EpochReclaimer()
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        shards = (0..<Self.shardCount).map { _ in Shard() }
+        shards = (0..<Self.shardCount).map { [tables] in Shard(publishingTo: tables, at: $0) }
     }
 
     /// The image for `key`, marking it most recently used; nil on a miss.
     public func image(forKey key: String) -> Image? {
         let stamp = hitStamp()
         let hash = CacheKeyHash.hash(key)
+        let ticket = reclaimer.enter()
+        let unlocked: Image? = lockFreeEntry(key, hash: hash)?._withUnsafeGuaranteedRef { entry in
+            entry.stamp.load(ordering: .relaxed) == stamp ? entry.image : nil
+        }
+        reclaimer.leave(ticket)
+        if let unlocked { return unlocked }
         let shard = shard(for: hash)
         var revivedCost: Int?
         let image: Image? = shard.list.withLock { list in
             if let image = list.hit(key, hash: hash, stamp: stamp) {
-                shard.publishOldest(of: list)
+                shard.publish(list)
                 return image
             }
             guard configuration.shouldUseWeakCache, let entry = list.weak[key], let image = entry.image else { return nil }
@@ -103,8 +136,11 @@ public final class MemoryCache: Sendable {
     /// Whether `key` is cached (weakly held images count), without changing its recency.
     public func containsImage(forKey key: String) -> Bool {
         let hash = CacheKeyHash.hash(key)
-        return shard(for: hash).list.withLock { list in
-            list.peek(key, hash: hash) != nil || (configuration.shouldUseWeakCache && list.weak[key]?.image != nil)
+        let ticket = reclaimer.enter()
+        let found = lockFreeEntry(key, hash: hash) != nil
+        reclaimer.leave(ticket)
+        return found || shard(for: hash).list.withLock { list in
+            list.contains(key, hash: hash) || (configuration.shouldUseWeakCache && list.weak[key]?.image != nil)
         }
     }
 
@@ -116,8 +152,13 @@ public final class MemoryCache: Sendable {
         let stamp = storeStamp()
         let hash = CacheKeyHash.hash(key)
         let change = shard(for: hash).update { $0.set(key, hash: hash, image: image, cost: entryCost, stamp: stamp) }
-        costTotal.wrappingAdd(entryCost - change.replacedCost, ordering: .relaxed)
-        if change.isNew { countTotal.wrappingAdd(1, ordering: .relaxed) }
+        costTotal.wrappingAdd(entryCost - (change.replaced?.cost ?? 0), ordering: .relaxed)
+        if let replaced = change.replaced {
+            reclaimer.retire(replaced)
+        } else {
+            countTotal.wrappingAdd(1, ordering: .relaxed)
+        }
+        if let outgrown = change.outgrownTable { reclaimer.retire(outgrown) }
         if isOverLimit { evict() }
     }
 
@@ -128,17 +169,16 @@ public final class MemoryCache: Sendable {
             list.weak[key] = nil
             return list.remove(key, hash: hash)
         }
-        if let removed { settle(removedCost: removed, count: 1) }
+        if let removed { settle(removed) }
     }
 
     /// Removes every entry, weakly held ones included.
     public func removeAll() {
         for shard in shards {
-            let removed = shard.update { list in
+            settle(shard.update { list in
                 list.weak = [:]
                 return list.removeAll()
-            }
-            settle(removedCost: removed.reduce(0) { $0 + $1.cost }, count: removed.count)
+            })
         }
     }
 
@@ -148,12 +188,11 @@ public final class MemoryCache: Sendable {
     /// shrink; Linux sends no memory warning.
     public func purge() {
         for shard in shards {
-            let removed = shard.update { list in
+            settle(shard.update { list in
                 let all = list.removeAll()
-                if configuration.shouldUseWeakCache { all.forEach { list.keepWeakly($0) } }
+                if configuration.shouldUseWeakCache { all.entries.forEach { list.keepWeakly($0) } }
                 return all
-            }
-            settle(removedCost: removed.reduce(0) { $0 + $1.cost }, count: removed.count)
+            })
         }
     }
 
@@ -178,24 +217,47 @@ public final class MemoryCache: Sendable {
                     if stamp < oldest?.stamp ?? .max { oldest = (shard, stamp) }
                 }
                 guard let oldest else { return }
-                let evicted: LRUList.Entry? = oldest.shard.update { list in
+                let evicted: CacheEntry? = oldest.shard.update { list in
                     guard let entry = list.removeOldest() else { return nil }
                     if configuration.shouldUseWeakCache { list.keepWeakly(entry) }
                     return entry
                 }
-                if let evicted { settle(removedCost: evicted.cost, count: 1) }
+                if let evicted { settle(evicted) }
             }
         }
     }
 
-    private func settle(removedCost: Int, count removedCount: Int) {
-        costTotal.wrappingSubtract(removedCost, ordering: .relaxed)
-        countTotal.wrappingSubtract(removedCount, ordering: .relaxed)
+    /// Takes an unlinked entry off the totals and retires it.
+    private func settle(_ entry: CacheEntry) {
+        costTotal.wrappingSubtract(entry.cost, ordering: .relaxed)
+        countTotal.wrappingSubtract(1, ordering: .relaxed)
+        reclaimer.retire(entry)
     }
 
-    /// The shard owning `hash`, by its top bits (the shard's index uses the low bits).
+    /// Takes a whole shard's entries off the totals and retires them with its old table.
+    private func settle(_ removed: (entries: [CacheEntry], table: EntryTable)) {
+        costTotal.wrappingSubtract(removed.entries.reduce(0) { $0 + $1.cost }, ordering: .relaxed)
+        countTotal.wrappingSubtract(removed.entries.count, ordering: .relaxed)
+        reclaimer.retire(RetiredEntries(removed.entries))
+        reclaimer.retire(removed.table)
+    }
+
+    /// The shard owning `hash`, by its top bits (the shard's table uses the low bits).
     private func shard(for hash: UInt64) -> Shard {
-        shards[Int(truncatingIfNeeded: hash >> Self.shardShift)]
+        shards[Self.shardIndex(hash)]
+    }
+
+    private static func shardIndex(_ hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: hash >> shardShift)
+    }
+
+    /// The entry for `key` in its shard's published table, probed with no lock and no write (call inside an
+    /// ``EpochReclaimer`` read). nil may be a false miss: the caller falls back to the locked path.
+    @inline(__always)
+    private func lockFreeEntry(_ key: String, hash: UInt64) -> Unmanaged<CacheEntry>? {
+        let bits = tables[Self.shardIndex(hash)].pointee.load(ordering: .sequentiallyConsistent)
+        guard let table = UnsafeRawPointer(bitPattern: bits) else { return nil }
+        return Unmanaged<EntryTable>.fromOpaque(table)._withUnsafeGuaranteedRef { $0.lookup(key, hash: hash)?.entry }
     }
 
     /// An even stamp newer than every earlier store and hit.

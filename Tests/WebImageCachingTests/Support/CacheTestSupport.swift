@@ -47,3 +47,19 @@ final class Recorder<Value: Sendable>: Sendable {
     var values: [Value] { state.withLock { $0 } }
     var count: Int { values.count }
 }
+
+/// A count threads raise and wait on, to make sure the racing sides of a test really overlap.
+final class Rendezvous: Sendable {
+    private let count = Atomic(0)
+
+    var value: Int { count.load(ordering: .acquiring) }
+
+    func arrive() {
+        count.add(1, ordering: .releasing)
+    }
+
+    /// Spins (yielding the core) until `expected` parties have arrived.
+    func wait(for expected: Int) {
+        while value < expected { sched_yield() }
+    }
+}
