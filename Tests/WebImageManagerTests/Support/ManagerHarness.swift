@@ -35,7 +35,8 @@ func makeCache(_ directory: URL) -> ImageCache {
 /// Runs `body` with a fresh harness, tearing everything down (and deleting the directory) afterwards.
 func withHarness(_ body: (ManagerHarness) async throws -> Void) async throws {
     let server = try await TestHTTPServer.start()
-    let downloader = ImageDownloader()
+    // Hung responses must wait for the test's cancel: the default 15 s timeout fired first on a loaded machine.
+    let downloader = ImageDownloader(configuration: .init(downloadTimeout: .seconds(300)))
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("SwiftWebImageManagerTests-\(UUID().uuidString)")
     let cache = makeCache(directory)
