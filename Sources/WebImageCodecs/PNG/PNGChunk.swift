@@ -34,6 +34,7 @@ enum PNGChunkType {
     static let acTL: UInt32 = 0x6163_544C
     static let fcTL: UInt32 = 0x6663_544C
     static let fdAT: UInt32 = 0x6664_4154
+    static let eXIf: UInt32 = 0x6558_4966
 }
 
 /// Walks the chunks of a PNG stream after its signature.
@@ -41,10 +42,13 @@ enum PNGChunkType {
 /// Only the framing is checked here (lengths and bounds); CRCs are checked by whoever uses a chunk.
 struct PNGChunkIterator {
     private let bytes: UnsafeRawBufferPointer
-    private var offset = PNGSignature.bytes.count
+    /// Offset of the next chunk: just past the last one returned.
+    private(set) var offset: Int
 
-    init(_ bytes: UnsafeRawBufferPointer) {
+    /// Starts at the first chunk, or at `offset` (a chunk boundary an earlier walk stopped at).
+    init(_ bytes: UnsafeRawBufferPointer, from offset: Int = PNGSignature.bytes.count) {
         self.bytes = bytes
+        self.offset = offset
     }
 
     /// The next chunk; nil when the bytes end exactly at a chunk boundary. Throws `.truncated` when a chunk

@@ -2,7 +2,8 @@ import Foundation
 import WebImageCore
 
 /// PNG and animated PNG (APNG) over libpng: every colour type and bit depth, interlacing, tRNS and palettes;
-/// progressive display while downloading; lazy frame access; encoding of stills and animations.
+/// the EXIF orientation of an eXIf chunk; progressive display while downloading; lazy frame access; encoding
+/// of stills and animations.
 ///
 /// Sources up to 8 bits decode to `.rgba8`, 16-bit sources to `.rgba16`, with the samples as stored (no gamma
 /// conversion). The pixel limit is enforced from the IHDR chunk before libpng allocates anything. Debian's
@@ -41,18 +42,20 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
         return try data.withUnsafeBytes { bytes in
             let header = try PNGHeader.parse(bytes)
             try options.checkPixelCount(width: header.width, height: header.height)
+            let orientation = PNGOrientationReader.orientation(in: bytes)
             if PNGHeader.isAnimated(bytes), let structure = try APNGStructure.parse(bytes, header: header) {
-                return try Self.decodeAnimation(bytes, structure: structure, options: options)
+                return try Self.decodeAnimation(bytes, structure: structure, orientation: orientation, options: options)
             }
             let result = try PNGRasterDecoder.decode(bytes, expected: header, store: &store)
-            let image = Image(frames: [ImageFrame(pixels: result.pixels)], format: .png, hasAlpha: result.hasAlpha)
+            let image = Image(frames: [ImageFrame(pixels: result.pixels)], orientation: orientation, format: .png,
+                              hasAlpha: result.hasAlpha)
             return options.finish(image, sourceSize: header.size)
         }
     }
 
     /// Every frame (or only the first, per the options) composited, with durations and the loop count.
     private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, structure: APNGStructure,
-                                        options: ImageDecodeOptions) throws -> Image {
+                                        orientation: ImageOrientation, options: ImageDecodeOptions) throws -> Image {
         var player = APNGPlayer(structure: structure)
         let count = options.firstFrameOnly ? 1 : structure.frames.count
         var frames: [ImageFrame] = []
@@ -60,7 +63,8 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
         for frame in structure.frames.prefix(count) {
             frames.append(ImageFrame(pixels: try player.renderNext(in: bytes), duration: frame.control.duration))
         }
-        let image = Image(frames: frames, loopCount: structure.loopCount, format: .png, hasAlpha: structure.hasAlpha)
+        let image = Image(frames: frames, orientation: orientation, loopCount: structure.loopCount, format: .png,
+                          hasAlpha: structure.hasAlpha)
         return options.finish(image, sourceSize: structure.header.size)
     }
 

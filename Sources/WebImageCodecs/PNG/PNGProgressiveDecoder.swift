@@ -19,6 +19,8 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
     private var shownPasses = 0
     private var shownRows: UInt32 = 0
     private var failure: WebImageError?
+    /// Reports the eXIf orientation once that chunk has arrived.
+    private var orientationReader = PNGOrientationReader()
 
     init(coder: PNGCoder, options: ImageDecodeOptions) {
         self.coder = coder
@@ -31,6 +33,7 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
     }
 
     func decode(_ data: Data, isFinished: Bool) throws -> Image? {
+        data.withUnsafeBytes { orientationReader.advance(over: $0) }
         if isFinished {
             // A failure here is reported by the one-shot decode the final image then falls back to.
             if failure == nil { try? feed(data) }
@@ -96,7 +99,8 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
             }
         }
         guard let pixels else { return nil }
-        let image = Image(frames: [ImageFrame(pixels: pixels)], format: .png, hasAlpha: true, isIncremental: true)
+        let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: orientationReader.orientation,
+                          format: .png, hasAlpha: true, isIncremental: true)
         return options.finish(image, sourceSize: header.size)
     }
 
@@ -112,7 +116,8 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
         let pixels = PixelBuffer(width: header.width, height: header.height, format: format) {
             $0.copyMemory(from: UnsafeRawBufferPointer(canvas))
         }
-        let image = Image(frames: [ImageFrame(pixels: pixels)], format: .png, hasAlpha: info.has_alpha != 0)
+        let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: orientationReader.orientation,
+                          format: .png, hasAlpha: info.has_alpha != 0)
         return options.finish(image, sourceSize: header.size)
     }
 

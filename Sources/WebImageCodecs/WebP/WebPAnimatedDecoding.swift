@@ -5,9 +5,10 @@ import WebImageCore
 enum WebPAnimatedDecoding {
     static func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         let reader = try WebPAnimationReader(data, options: options)
+        let orientation = data.withUnsafeBytes { WebPOrientationReader.orientation(in: $0) }
         if options.firstFrameOnly {
-            let image = Image(frames: [ImageFrame(pixels: try reader.next())], loopCount: reader.loopCount,
-                              format: .webp, hasAlpha: reader.hasAlpha)
+            let image = Image(frames: [ImageFrame(pixels: try reader.next())], orientation: orientation,
+                              loopCount: reader.loopCount, format: .webp, hasAlpha: reader.hasAlpha)
             return options.finish(image, sourceSize: reader.canvasSize)
         }
         var frames: [ImageFrame] = []
@@ -15,7 +16,8 @@ enum WebPAnimatedDecoding {
         for index in 0..<reader.frameCount {
             frames.append(ImageFrame(pixels: try reader.next(), duration: reader.durations[index]))
         }
-        let image = Image(frames: frames, loopCount: reader.loopCount, format: .webp, hasAlpha: reader.hasAlpha)
+        let image = Image(frames: frames, orientation: orientation, loopCount: reader.loopCount, format: .webp,
+                          hasAlpha: reader.hasAlpha)
         return options.finish(image, sourceSize: reader.canvasSize)
     }
 }

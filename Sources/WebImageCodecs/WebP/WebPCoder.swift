@@ -3,7 +3,8 @@ import Foundation
 import WebImageCore
 
 /// Decodes and encodes WebP with libwebp: lossy, lossless and alpha stills, animations (composited with
-/// libwebp's animation decoder), progressive display while downloading, and scaled decoding for thumbnails.
+/// libwebp's animation decoder), the EXIF orientation of an extended file's EXIF chunk, progressive display
+/// while downloading, and scaled decoding for thumbnails.
 ///
 /// Still images decode straight into the result's pixel memory; a thumbnail or scale-down size is produced by
 /// libwebp's own scaler during decode. Encoding is lossy (`quality` 0…1 → 0…100) or lossless

@@ -2,7 +2,8 @@ import Foundation
 import WebImageCore
 
 /// Shows a still WebP while it downloads: each call feeds the new bytes to libwebp's incremental decoder and
-/// returns the image with every row decoded so far (the rest transparent) when new rows appeared.
+/// returns the image with every row decoded so far (the rest transparent) when new rows appeared. The EXIF
+/// chunk follows the image data, so partial images read `.up` until it has arrived.
 ///
 /// The final call (`isFinished`) returns exactly what a one-shot ``WebPCoder`` decode returns. Animated WebP
 /// has no useful partial form (frames are composited from whole earlier frames), so for it every call
@@ -32,13 +33,15 @@ final class WebPProgressiveDecoder: ProgressiveImageDecoder {
         let hasNewRows = try session.append(data)
         if isFinished {
             guard session.isComplete else { throw WebImageError.badImageData(.truncated) }
-            return image(from: session, isIncremental: false)
+            return image(from: session, data: data, isIncremental: false)
         }
-        return hasNewRows ? image(from: session, isIncremental: true) : nil
+        return hasNewRows ? image(from: session, data: data, isIncremental: true) : nil
     }
 
-    private func image(from session: WebPIncrementalSession, isIncremental: Bool) -> Image {
-        let image = Image(frames: [ImageFrame(pixels: session.snapshot())], format: .webp,
+    /// The rows decoded so far, with the EXIF orientation once its chunk is among the bytes.
+    private func image(from session: WebPIncrementalSession, data: Data, isIncremental: Bool) -> Image {
+        let orientation = data.withUnsafeBytes { WebPOrientationReader.orientation(in: $0) }
+        let image = Image(frames: [ImageFrame(pixels: session.snapshot())], orientation: orientation, format: .webp,
                           hasAlpha: session.hasAlpha, isIncremental: isIncremental)
         return options.finish(image, sourceSize: session.source)
     }

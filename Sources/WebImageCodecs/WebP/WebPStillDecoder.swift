@@ -23,7 +23,9 @@ enum WebPStillDecoder {
             WebPFreeDecBuffer(&config.output)
             guard status == VP8_STATUS_OK else { throw WebPStatus.error(status, "WebP decode") }
         }
-        let image = Image(frames: [ImageFrame(pixels: pixels)], format: .webp, hasAlpha: features.has_alpha != 0)
+        let orientation = data.withUnsafeBytes { WebPOrientationReader.orientation(in: $0) }
+        let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: orientation, format: .webp,
+                          hasAlpha: features.has_alpha != 0)
         return options.finish(image, sourceSize: source)
     }
 

@@ -1,6 +1,7 @@
 import WebImageCore
 
-/// Reads and writes the EXIF orientation (TIFF tag 274 in IFD0) of a JPEG APP1 segment.
+/// Reads the EXIF orientation (TIFF tag 274 in IFD0) of a JPEG APP1 segment, a PNG eXIf chunk or a WebP EXIF
+/// chunk, and writes it into a JPEG APP1 segment.
 ///
 /// Only IFD0's orientation matters for display, so this is a bounds-checked walk of one IFD in either byte
 /// order rather than a general EXIF parser; anything malformed reads as `.up`.
@@ -13,6 +14,12 @@ enum EXIFOrientation {
     static func tiffPayload(ofAPP1 segment: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard segment.count > header.count, segment.starts(with: header) else { return nil }
         return UnsafeRawBufferPointer(rebasing: segment[header.count...])
+    }
+
+    /// The orientation in a PNG eXIf or WebP EXIF payload: a TIFF structure, optionally after the JPEG-style
+    /// "Exif\0\0" prefix that some writers add although neither format has it.
+    static func read(payload: UnsafeRawBufferPointer) -> ImageOrientation {
+        read(tiff: tiffPayload(ofAPP1: payload) ?? payload)
     }
 
     /// The orientation stored in IFD0 of `tiff`, `.up` when absent, out of range or unreadable.

@@ -1,0 +1,40 @@
+import WebImageCore
+
+/// Finds a PNG's eXIf chunk and reads the EXIF orientation from it; `.up` when there is none.
+///
+/// Resumable, so the progressive decoder can hand it every longer buffer without rescanning: it walks the
+/// complete chunks from where it stopped. The format allows one eXIf, so the first one decides; a bad CRC or
+/// a malformed payload leaves `.up`. eXIf belongs before IDAT, but some writers put it after, so the walk goes
+/// on to IEND (only chunk headers are read on the way).
+struct PNGOrientationReader {
+    /// The orientation found so far.
+    private(set) var orientation = ImageOrientation.up
+    private var offset = PNGSignature.bytes.count
+    private var isDone = false
+
+    /// The orientation of a complete PNG stream.
+    static func orientation(in bytes: UnsafeRawBufferPointer) -> ImageOrientation {
+        var reader = PNGOrientationReader()
+        reader.advance(over: bytes)
+        return reader.orientation
+    }
+
+    /// Reads the chunks of `bytes` (the stream seen before, now possibly longer) that have fully arrived.
+    mutating func advance(over bytes: UnsafeRawBufferPointer) {
+        guard !isDone, PNGSignature.matches(bytes) else { return }
+        var chunks = PNGChunkIterator(bytes, from: offset)
+        // A chunk cut off stops the walk until more bytes arrive.
+        while let chunk = try? chunks.next() {
+            offset = chunks.offset
+            if chunk.type == PNGChunkType.eXIf {
+                if chunk.hasValidCRC(in: bytes) {
+                    let payload = UnsafeRawBufferPointer(rebasing: bytes[chunk.dataRange])
+                    orientation = EXIFOrientation.read(payload: payload)
+                }
+                isDone = true
+            }
+            if chunk.type == PNGChunkType.IEND { isDone = true }
+            if isDone { return }
+        }
+    }
+}
