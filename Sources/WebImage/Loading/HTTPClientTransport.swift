@@ -18,6 +18,8 @@ import Synchronization
 /// on the downloader's delivery queue.
 public final class HTTPClientTransport: ImageTransport {
     private let client: HTTPClient
+    /// The client's event loops; each host's requests stay on one of them (see ``eventLoop(for:)``).
+    private let eventLoops: [any EventLoop]
     private let isShutDown = Atomic<Bool>(false)
     /// Per-request TLS settings that accept any certificate (for `allowInvalidSSLCertificates` requests).
     private let insecureTLS = HTTPClient.Configuration(certificateVerification: .none).tlsConfiguration
@@ -35,6 +37,7 @@ public final class HTTPClientTransport: ImageTransport {
         // A refused connection should fail now, not be retried until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        eventLoops = Array(client.eventLoopGroup.makeIterator())
     }
 
     deinit {
@@ -49,7 +52,7 @@ public final class HTTPClientTransport: ImageTransport {
     }
 
     public func start(_ request: TransportRequest, handler: any TransportResponseHandler) -> any TransportTask {
-        let eventLoop = client.eventLoopGroup.any()
+        let eventLoop = eventLoop(for: request.url)
         let clientRequest: HTTPClient.Request
         do {
             clientRequest = try HTTPClient.Request(url: request.url, headers: HTTPHeaders(request.headers.map { ($0.name, $0.value) }),
@@ -59,8 +62,6 @@ public final class HTTPClientTransport: ImageTransport {
             eventLoop.execute { handler.didComplete(error: TransportErrorMapping.map(error)) }
             return ClientTask(task: nil)
         }
-        // Not `.delegateAndChannel(on:)`: insisting on a connection on this loop opened a new one for nearly every
-        // request here. An idle connection on this loop is still preferred.
         let task = client.execute(request: clientRequest, delegate: ResponseForwarder(handler: handler, url: request.url),
                                   eventLoop: .delegate(on: eventLoop))
         return ClientTask(task: task)
@@ -70,6 +71,18 @@ public final class HTTPClientTransport: ImageTransport {
         if !isShutDown.exchange(true, ordering: .acquiringAndReleasing) {
             try await client.shutdown()
         }
+    }
+
+    /// The loop that runs `url`'s requests: always the same one for a host.
+    ///
+    /// The pool opens a request's new connections on its preferred loop, so a host's connections all end up on
+    /// its loop and the delegate runs where the bytes are read: no hop per body part. Hosts still spread over
+    /// the loops. (`.delegateAndChannel(on:)` would open a throwaway connection whenever none is idle there.)
+    private func eventLoop(for url: URL) -> any EventLoop {
+        var hasher = Hasher()
+        hasher.combine(url.host)
+        hasher.combine(url.port)
+        return eventLoops[Int(UInt(bitPattern: hasher.finalize()) % UInt(eventLoops.count))]
     }
 
     private static func nanoseconds(_ duration: Duration) -> Double {
