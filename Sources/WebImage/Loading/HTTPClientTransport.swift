@@ -64,6 +64,14 @@ public final class HTTPClientTransport: ImageTransport {
         }
         let task = client.execute(request: clientRequest, delegate: ResponseForwarder(handler: handler, url: request.url),
                                   eventLoop: .delegate(on: eventLoop))
+        // Exactly one completion, after the delegate's last call: the task's result covers every end (finished,
+        // failed, cancelled, redirected too often).
+        task.futureResult.whenComplete { result in
+            switch result {
+            case .success: handler.didComplete(error: nil)
+            case .failure(let error): handler.didComplete(error: TransportErrorMapping.map(error))
+            }
+        }
         return ClientTask(task: task)
     }
 

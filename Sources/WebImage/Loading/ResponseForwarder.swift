@@ -7,8 +7,9 @@ import Synchronization
 
 /// Passes one request's AsyncHTTPClient callbacks to a ``TransportResponseHandler``, on the request's event loop.
 ///
-/// AsyncHTTPClient calls it serially and stops after an error or the finish, which is the handler's contract.
-/// Every part is taken in place (the handler copies what it keeps), so no backpressure is needed.
+/// AsyncHTTPClient calls it serially; every part is taken in place (the handler copies what it keeps), so no
+/// backpressure is needed. The end is reported from the task's result instead (see
+/// ``HTTPClientTransport/start(_:handler:)``): a redirect past the limit fails the task without telling the delegate.
 final class ResponseForwarder: HTTPClientResponseDelegate {
     typealias Response = Void
 
@@ -37,11 +38,5 @@ final class ResponseForwarder: HTTPClientResponseDelegate {
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
-    func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
-        handler.didComplete(error: TransportErrorMapping.map(error))
-    }
-
-    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
-        handler.didComplete(error: nil)
-    }
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
 }
