@@ -17,7 +17,8 @@ extension DownloadOperation {
             }
             head = modified
         }
-        if let error = validate(head) {
+        let expected = head.expectedContentLength ?? -1
+        if let error = validate(head, expected: expected) {
             fail(error, attempt: attempt)
             return
         }
@@ -26,14 +27,13 @@ extension DownloadOperation {
         let handlers: [ImageDownloader.ProgressHandler]? = state.withLock { state in
             guard attempt == state.attempt, !state.transferEnded else { return nil }
             state.head = head
-            state.expected = head.expectedContentLength ?? -1
-            if state.expected > 0 { state.body.reserveCapacity(min(state.expected, maxBytes)) }
-            _ = state.progress.milestone(received: 0, expected: state.expected, now: .now)
+            state.expected = expected
+            if expected > 0 { state.body.reserveCapacity(min(expected, maxBytes)) }
+            _ = state.progress.milestone(received: 0, expected: expected, now: .now)
             return state.machine.callers.compactMap(\.progress)
         }
         guard let handlers else { return }
         downloader.events.post(.receivedResponse(url, head))
-        let expected = head.expectedContentLength ?? -1
         for handler in handlers { handler(0, expected) }
     }
 
@@ -108,8 +108,9 @@ extension DownloadOperation {
         return true
     }
 
-    /// The error a response head earns: 304, an unacceptable status or type, or a declared size over the limit.
-    private func validate(_ head: TransportResponseHead) -> WebImageError? {
+    /// The error a response head earns: 304, an unacceptable status or type, or a declared size (`expected`,
+    /// −1 when unknown) over the limit.
+    private func validate(_ head: TransportResponseHead, expected: Int) -> WebImageError? {
         let configuration = downloader.configuration
         guard let status = head.status else { return nil }
         if status == 304 { return .cacheNotModified }
@@ -119,7 +120,7 @@ extension DownloadOperation {
         if let acceptable = configuration.acceptableContentTypes, !acceptable.contains(head.mimeType ?? "") {
             return .invalidDownloadContentType(head.mimeType)
         }
-        if let length = head.expectedContentLength, length > configuration.maxResponseBytes {
+        if expected > configuration.maxResponseBytes {
             return .responseTooLarge(limit: configuration.maxResponseBytes)
         }
         return nil

@@ -11,10 +11,15 @@ import Synchronization
 /// streams the head and body chunks to the handler, follows up to `redirectLimit`
 /// redirects and gives up after `timeout` without connecting or reading. Call ``shutdown()`` when done; an
 /// instance released without it shuts its client down in `deinit`.
+///
+/// The handler runs on NIO's event loops through AsyncHTTPClient's delegate API: no task, no hop to another
+/// thread per body part, and nothing on the cooperative pool (where long decodes or blocking callers elsewhere
+/// in the process would stall a download). The handler's per-part work is short; decoding and completions run
+/// on the downloader's delivery queue.
 public final class HTTPClientTransport: ImageTransport {
     private let client: HTTPClient
-    /// Where request tasks run: off the cooperative pool (see ``TransportExecutor``).
-    private let executor = TransportExecutor(label: "SwiftWebImage.HTTPClientTransport")
+    /// The client's event loops; each host's requests stay on one of them (see ``eventLoop(for:)``).
+    private let eventLoops: [any EventLoop]
     private let isShutDown = Atomic<Bool>(false)
     /// Per-request TLS settings that accept any certificate (for `allowInvalidSSLCertificates` requests).
     private let insecureTLS = HTTPClient.Configuration(certificateVerification: .none).tlsConfiguration
@@ -32,6 +37,7 @@ public final class HTTPClientTransport: ImageTransport {
         // A refused connection should fail now, not be retried until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        eventLoops = Array(client.eventLoopGroup.makeIterator())
     }
 
     deinit {
@@ -46,24 +52,24 @@ public final class HTTPClientTransport: ImageTransport {
     }
 
     public func start(_ request: TransportRequest, handler: any TransportResponseHandler) -> any TransportTask {
-        var clientRequest = HTTPClientRequest(url: request.url.absoluteString)
-        clientRequest.headers = HTTPHeaders(request.headers.map { ($0.name, $0.value) })
-        if request.allowInvalidSSLCertificates { clientRequest.tlsConfiguration = insecureTLS }
-        let client = client
-        // The async API streams body parts on the connection's own event loop; the delegate API hops every
-        // part to the task's loop, which halved throughput here.
-        let task = Task(executorPreference: executor) {
-            do {
-                let response = try await client.execute(clientRequest, deadline: .distantFuture)
-                handler.didReceive(TransportResponseHead(status: Int(response.status.code),
-                                                         headers: response.headers.map { ($0.name, $0.value) },
-                                                         url: response.url ?? request.url))
-                for try await part in response.body {
-                    part.withUnsafeReadableBytes { handler.didReceive(bytes: $0) }
-                }
-                handler.didComplete(error: nil)
-            } catch {
-                handler.didComplete(error: TransportErrorMapping.map(error))
+        let eventLoop = eventLoop(for: request.url)
+        let clientRequest: HTTPClient.Request
+        do {
+            clientRequest = try HTTPClient.Request(url: request.url, headers: HTTPHeaders(request.headers.map { ($0.name, $0.value) }),
+                                                   tlsConfiguration: request.allowInvalidSSLCertificates ? insecureTLS : nil)
+        } catch {
+            // Like every other failure, reported after `start` returns.
+            eventLoop.execute { handler.didComplete(error: TransportErrorMapping.map(error)) }
+            return ClientTask(task: nil)
+        }
+        let task = client.execute(request: clientRequest, delegate: ResponseForwarder(handler: handler, url: request.url),
+                                  eventLoop: .delegate(on: eventLoop))
+        // Exactly one completion, after the delegate's last call: the task's result covers every end (finished,
+        // failed, cancelled, redirected too often).
+        task.futureResult.whenComplete { result in
+            switch result {
+            case .success: handler.didComplete(error: nil)
+            case .failure(let error): handler.didComplete(error: TransportErrorMapping.map(error))
             }
         }
         return ClientTask(task: task)
@@ -75,14 +81,26 @@ public final class HTTPClientTransport: ImageTransport {
         }
     }
 
+    /// The loop that runs `url`'s requests: always the same one for a host.
+    ///
+    /// The pool opens a request's new connections on its preferred loop, so a host's connections all end up on
+    /// its loop and the delegate runs where the bytes are read: no hop per body part. Hosts still spread over
+    /// the loops. (`.delegateAndChannel(on:)` would open a throwaway connection whenever none is idle there.)
+    private func eventLoop(for url: URL) -> any EventLoop {
+        var hasher = Hasher()
+        hasher.combine(url.host)
+        hasher.combine(url.port)
+        return eventLoops[Int(UInt(bitPattern: hasher.finalize()) % UInt(eventLoops.count))]
+    }
+
     private static func nanoseconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return min(Double(seconds) * 1e9 + Double(attoseconds) / 1e9, Double(Int64.max / 2))
     }
 }
 
-/// Cancels the Swift task running the request, which cancels the AsyncHTTPClient request.
+/// Cancels the AsyncHTTPClient request (and the redirect it may have become); nil when it never started.
 private struct ClientTask: TransportTask {
-    let task: Task<Void, Never>
-    func cancel() { task.cancel() }
+    let task: HTTPClient.Task<Void>?
+    func cancel() { task?.cancel() }
 }

@@ -50,12 +50,12 @@ public struct TransportRequest: Sendable {
 
     /// The first value of a header (case-insensitive), or nil.
     public func value(forHeader name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// Replaces every value of `name` by `value`, or removes the header when `value` is nil.
     public mutating func setValue(_ value: String?, forHeader name: String) {
-        headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        headers.removeAll { $0.name.equalsIgnoringASCIICase(name) }
         if let value { headers.append((name, value)) }
     }
 }
@@ -78,17 +78,17 @@ public struct TransportResponseHead: Sendable {
 
     /// The first value of a header (case-insensitive), or nil.
     public func value(forHeader name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// `Content-Length` when present and valid, else nil.
     public var expectedContentLength: Int? {
-        value(forHeader: "Content-Length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
+        value(forHeader: "Content-Length").flatMap { Int($0.trimmingOptionalWhitespace) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// The media type of `Content-Type` without parameters, lowercased (`image/png`), or nil.
     public var mimeType: String? {
         value(forHeader: "Content-Type")?.split(separator: ";").first
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .map { $0.trimmingOptionalWhitespace.lowercased() }
     }
 }
