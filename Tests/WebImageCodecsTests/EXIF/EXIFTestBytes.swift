@@ -1,9 +1,27 @@
 import Foundation
+import Testing
 import WebImage
 
 /// EXIF payloads and the containers that carry them, built here so no tool is needed at test time: a TIFF
 /// with one orientation entry, a PNG with an eXIf chunk, an extended WebP with an EXIF chunk.
 enum EXIFTestBytes {
+    /// Checks that `data`, ``pattern()`` carrying EXIF orientation `value`, decodes to the pattern with that
+    /// orientation, and upright (applyOrientation) to the pattern turned, its blue top-left pixel where the turn
+    /// puts it.
+    static func expectOrientation(_ data: Data, decodedBy coder: any ImageDecoding, exifValue value: Int) throws {
+        let orientation = ImageOrientation(exifValue: value)
+        let stored = try coder.decode(data, options: .init())
+        #expect(stored.orientation == orientation)
+        #expect(stored.pixels == pattern())
+
+        let upright = try coder.decode(data, options: .init(applyOrientation: true))
+        let expected = topLeftAfterApplying(value)
+        #expect(upright.orientation == .up)
+        #expect(upright.pixelSize == expected.size)
+        #expect(upright.pixels.rgba8(x: expected.x, y: expected.y) == [10, 10, 200, 255])
+        #expect(upright.pixels == pattern().applying(orientation))
+    }
+
     /// The JPEG APP1 prefix some writers also put before the TIFF in PNG and WebP.
     static let exifPrefix: [UInt8] = Array("Exif".utf8) + [0, 0]
 

@@ -14,17 +14,7 @@ import WebImage
     @Test(arguments: 1...8, [false, true])
     func orientationIsReadAndApplied(value: Int, littleEndian: Bool) throws {
         let data = EXIFTestBytes.png(try patternPNG(), exif: EXIFTestBytes.tiff(value, littleEndian: littleEndian))
-        let orientation = ImageOrientation(exifValue: value)
-        let stored = try coder.decode(data, options: .init())
-        #expect(stored.orientation == orientation)
-        #expect(stored.pixels == EXIFTestBytes.pattern())
-
-        let upright = try coder.decode(data, options: .init(applyOrientation: true))
-        let expected = EXIFTestBytes.topLeftAfterApplying(value)
-        #expect(upright.orientation == .up)
-        #expect(upright.pixelSize == expected.size)
-        #expect(upright.pixels.rgba8(x: expected.x, y: expected.y) == [10, 10, 200, 255])
-        #expect(upright.pixels == EXIFTestBytes.pattern().applying(orientation))
+        try EXIFTestBytes.expectOrientation(data, decodedBy: coder, exifValue: value)
     }
 
     @Test func exifPrefixedPayloadIsRead() throws {
@@ -59,13 +49,8 @@ import WebImage
 
     /// Written by Pillow 9.4 (`exif` with orientation 6, eXIf before IDAT); its pixels checked against Pillow.
     @Test func pillowFixtureReadsRight() throws {
-        let data = try TestPaths.data(TestPaths.fixture("png", "pillow-exif6.png"))
-        let stored = try coder.decode(data, options: .init())
-        #expect(stored.orientation == .right)
-        #expect(stored.pixels == EXIFTestBytes.pattern())
-        let upright = try coder.decode(data, options: .init(applyOrientation: true))
-        #expect(upright.pixelSize == PixelSize(width: 3, height: 4))
-        #expect(upright.pixels.rgba8(x: 2, y: 0) == [10, 10, 200, 255])
+        try EXIFTestBytes.expectOrientation(try TestPaths.data(TestPaths.fixture("png", "pillow-exif6.png")),
+                                          decodedBy: coder, exifValue: 6)
     }
 
     @Test func animatedPNGFramesAreRotated() throws {

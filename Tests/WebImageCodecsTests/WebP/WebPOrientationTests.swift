@@ -20,17 +20,7 @@ import WebImage
     @Test(arguments: 1...8, [false, true])
     func losslessOrientationIsReadAndApplied(value: Int, littleEndian: Bool) throws {
         let data = try withEXIF(EXIFTestBytes.tiff(value, littleEndian: littleEndian))
-        let orientation = ImageOrientation(exifValue: value)
-        let stored = try coder.decode(data, options: .init())
-        #expect(stored.orientation == orientation)
-        #expect(stored.pixels == EXIFTestBytes.pattern())
-
-        let upright = try coder.decode(data, options: .init(applyOrientation: true))
-        let expected = EXIFTestBytes.topLeftAfterApplying(value)
-        #expect(upright.orientation == .up)
-        #expect(upright.pixelSize == expected.size)
-        #expect(upright.pixels.rgba8(x: expected.x, y: expected.y) == [10, 10, 200, 255])
-        #expect(upright.pixels == EXIFTestBytes.pattern().applying(orientation))
+        try EXIFTestBytes.expectOrientation(data, decodedBy: coder, exifValue: value)
     }
 
     @Test(arguments: [1, 3, 6, 8])
@@ -70,13 +60,8 @@ import WebImage
 
     /// Made with `cwebp -lossless` and `webpmux -set exif` (little-endian TIFF, orientation 8); pixels as dwebp.
     @Test func webpmuxFixtureReadsLeft() throws {
-        let data = try TestPaths.data(TestPaths.fixture("webp", "webpmux-exif8.webp"))
-        let stored = try coder.decode(data, options: .init())
-        #expect(stored.orientation == .left)
-        #expect(stored.pixels == EXIFTestBytes.pattern())
-        let upright = try coder.decode(data, options: .init(applyOrientation: true))
-        #expect(upright.pixelSize == PixelSize(width: 3, height: 4))
-        #expect(upright.pixels.rgba8(x: 0, y: 3) == [10, 10, 200, 255])
+        try EXIFTestBytes.expectOrientation(try TestPaths.data(TestPaths.fixture("webp", "webpmux-exif8.webp")),
+                                          decodedBy: coder, exifValue: 8)
     }
 
     @Test func animationFramesAreRotated() throws {
