@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Our own targets build with warnings as errors; dependencies are left alone.
-let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+// Warnings are errors in our own builds through `-Xswiftc -warnings-as-errors` in the Makefile and CI, not
+// here: SwiftPM refuses `unsafeFlags` in a package depended on by version.
 
 let package = Package(
     name: "SwiftWebImage",
@@ -33,50 +33,47 @@ let package = Package(
         .target(name: "CSystemShim"),
 
         // Model and protocols: no C imports.
-        .target(name: "WebImageCore", swiftSettings: strict),
+        .target(name: "WebImageCore"),
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
-                dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim"],
-                swiftSettings: strict),
+                dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim"]),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs", "CSystemShim",
                                                  .product(name: "Crypto", package: "swift-crypto"),
                                                  .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                  .product(name: "NIOCore", package: "swift-nio"),
                                                  .product(name: "NIOHTTP1", package: "swift-nio"),
-                                                 .product(name: "NIOPosix", package: "swift-nio")],
-                swiftSettings: strict),
+                                                 .product(name: "NIOPosix", package: "swift-nio")]),
         .executableTarget(name: "webimage",
                           dependencies: ["WebImage", "LoopbackServer", "CTurboJPEG",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          swiftSettings: strict),
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],),
 
         .executableTarget(name: "webimage-benchmarks",
                           dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF",
                                          .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport"],
-                          path: "Benchmarks/WebImageBenchmarks", swiftSettings: strict),
+                          path: "Benchmarks/WebImageBenchmarks"),
 
         // An in-process HTTP server on 127.0.0.1: the demo's image server, and the tests' and benchmarks'.
         .target(name: "LoopbackServer",
                 dependencies: [.product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
-                               .product(name: "NIOPosix", package: "swift-nio")],
-                swiftSettings: strict),
+                               .product(name: "NIOPosix", package: "swift-nio")]),
         // Test helpers shared by test targets and benchmarks: re-exports the loopback server.
-        .target(name: "TestSupport", dependencies: ["LoopbackServer"], path: "Tests/Support", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["LoopbackServer"], path: "Tests/Support"),
 
-        .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"], swiftSettings: strict),
-        .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter", "TestSupport"],
-                    swiftSettings: strict),
+        .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"]),
+        .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter", "TestSupport"]),
         // Child process for the cache crash test: writes entries until it is killed.
         .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImage", "TestSupport"],
-                          path: "Tests/CacheCrashWriter", swiftSettings: strict),
-        .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"], swiftSettings: strict),
-        .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"], swiftSettings: strict),
+                          path: "Tests/CacheCrashWriter"),
+        .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"]),
+        .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"]),
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport"],
-                    exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "TestSupport"]),
+        .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
+        .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
+        // Extension points used as an app would: plain `import WebImage`, never `@testable`.
+        .testTarget(name: "WebImagePublicAPITests", dependencies: ["WebImage", "TestSupport"]),
     ]
 )

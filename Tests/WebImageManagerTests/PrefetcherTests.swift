@@ -39,6 +39,25 @@ import Testing
         #expect(result == (0, 0))
     }
 
+    /// The README's form, `prefetch(urls) { finished, skipped in … }`: the trailing closure is the completion,
+    /// called once per batch, not once per URL as progress would be.
+    @Test func theTrailingClosureIsTheCompletion() async throws {
+        try await withHarness { h async throws in
+            let urls = try (0..<3).map { try h.serve("/t\($0).png") }
+            let prefetcher = ImagePrefetcher(manager: h.manager)
+            let calls = Recorder<(Int, Int)>()
+            prefetcher.prefetch(urls) { finished, skipped in calls.append((finished, skipped)) }
+            #expect(await eventually { calls.count >= 1 })
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(calls.count == 1 && calls.all.first.map { $0 == (3, 0) } == true)
+            let delegate = Delegate()
+            prefetcher.delegate = delegate
+            prefetcher.prefetch(urls)
+            #expect(await eventually { delegate.finished.count == 1 })
+            #expect(delegate.finished.all.first.map { $0 == (3, 0) } == true)
+        }
+    }
+
     @Test func countsFinishedAndSkippedAndFillsTheCache() async throws {
         try await withHarness { h async throws in
             let good = try (0..<5).map { try h.serve("/p\($0).png") }

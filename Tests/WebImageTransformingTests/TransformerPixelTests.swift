@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WebImage
 
@@ -92,15 +93,41 @@ import Testing
     }
 
     @Test func blurMixesAcrossEdgesAndKeepsFlatAreas() throws {
-        #expect(ImageTransformers.Blur.boxSize(radius: 4, scale: 1) == 5)
-        #expect(ImageTransformers.Blur.boxSize(radius: 10, scale: 1) == 9)
         let image = Self.quadrants(width: 80, height: 40)
-        let out = try apply(ImageTransformers.Blur(radius: 10), image)
+        let out = try apply(ImageTransformers.Blur(radius: 4), image)
         #expect(out.pixels.rgba8(x: 2, y: 2) == Self.red)
         let edge = out.pixels.rgba8(x: 40, y: 5)
         #expect(edge[0] > 60 && edge[0] < 200 && edge[1] > 60 && edge[1] < 200 && edge[3] == 255)
         #expect(ImageTransformers.Blur(radius: 0).transform(image, forKey: "k") === image)
         #expect(ImageTransformers.Blur(radius: -1).transform(image, forKey: "k") == nil)
+    }
+
+    @Test func blurBoxesFollowTheSVGRule() {
+        // d = ⌊σ·3·√(2π)/4 + 0.5⌋: σ 10 → 19 (odd: three centred boxes), σ 4 → 8 (even: 8 left, 8 right, 9 centred).
+        #expect(ImageTransformers.Blur.boxes(radius: 10, scale: 1) == [-9...9, -9...9, -9...9])
+        #expect(ImageTransformers.Blur.boxes(radius: 4, scale: 1) == [-4...3, -3...4, -4...4])
+        #expect(ImageTransformers.Blur.boxes(radius: 5, scale: 2) == ImageTransformers.Blur.boxes(radius: 10, scale: 1))
+        #expect(ImageTransformers.Blur.boxes(radius: 0.5, scale: 1).isEmpty)
+    }
+
+    /// A black-to-white step blurred with radius σ must follow the exact Gaussian's step response,
+    /// 255·Φ((x + ½ − edge)/σ), within the three-box approximation's error (≤ 6 of 255 here; the former
+    /// half-size boxes were off by 28 or more).
+    @Test(arguments: [(radius: 10.0, scale: 1.0), (radius: 4.0, scale: 1.0), (radius: 5.0, scale: 2.0)])
+    func blurMatchesAnExactGaussian(radius: Double, scale: Double) throws {
+        let width = 241, edge = 120
+        let bytes = (0..<width).flatMap { x -> [UInt8] in x < edge ? [0, 0, 0, 255] : [255, 255, 255, 255] }
+        let step = Image(pixels: PixelBuffer(width: width, height: 3, bytes: bytes + bytes + bytes), scale: scale)
+        let out = try apply(ImageTransformers.Blur(radius: radius), step)
+        let sigma = radius * scale
+        var worst = 0.0
+        for x in 60..<180 {
+            let expected = 255 * 0.5 * (1 + erf((Double(x) + 0.5 - Double(edge)) / sigma / 2.0.squareRoot()))
+            let pixel = out.pixels.rgba8(x: x, y: 1)
+            worst = max(worst, abs(Double(pixel[0]) - expected))
+            #expect(pixel[0] == pixel[1] && pixel[1] == pixel[2] && pixel[3] == 255)
+        }
+        #expect(worst <= 6, "largest difference from the exact Gaussian: \(worst)")
     }
 
     @Test func roundCornersClearTheCornersAndDrawTheBorder() throws {

@@ -83,10 +83,12 @@ public final class AnimatedImage: AnimatedFrameProvider, Codable {
 
     public var isAllFramesLoaded: Bool { loadedFrames.withLock { $0.count } == frameCount }
 
-    /// All frames as a regular ``Image`` (decoding whatever is not preloaded).
+    /// All frames as a regular ``Image`` (decoding whatever is not preloaded), carrying ``data`` as its
+    /// ``Image/animatedImageData`` so a cache stores these bytes rather than re-encoded frames.
     public func makeImage() throws -> Image {
         let frames = try (0..<frameCount).map { ImageFrame(pixels: try frame(at: $0), duration: frameDuration(at: $0)) }
-        return Image(frames: frames, scale: scale, loopCount: loopCount, format: format, hasAlpha: hasAlpha)
+        return Image(frames: frames, scale: scale, loopCount: loopCount, format: format, hasAlpha: hasAlpha,
+                     animatedImageData: data)
     }
 
     private enum CodingKeys: String, CodingKey { case data, scale }

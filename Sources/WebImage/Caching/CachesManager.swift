@@ -19,7 +19,8 @@ public final class CachesManager: ImageCaching {
         case highestOnly
         /// Only the lowest-priority (first added) cache.
         case lowestOnly
-        /// All at once; for query/contains the first hit answers, otherwise once all have finished.
+        /// All at once; for query/contains the first memory hit answers at once, a disk hit once no other
+        /// cache can still answer from memory; otherwise the answer comes once all have finished.
         case concurrent
         /// One after another from the highest priority; query/contains stop at the first hit.
         case serial
@@ -84,7 +85,8 @@ public final class CachesManager: ImageCaching {
                            completion: @escaping @Sendable (ImageCacheQueryResult) -> Void) -> CacheToken {
         let plan = plan(\.query)
         return CacheFanOut(caches: plan.caches, policy: plan.policy, empty: ImageCacheQueryResult.miss,
-                           isHit: { $0.image != nil }, merge: { first, _ in first }).run(completion) { cache, done in
+                           rank: { $0.image == nil ? 0 : $0.cacheType.hitRank },
+                           merge: { first, _ in first }).run(completion) { cache, done in
             cache.queryImage(forKey: key, options: options, context: context, cacheType: cacheType, completion: done)
         }
     }
@@ -94,7 +96,7 @@ public final class CachesManager: ImageCaching {
     public func storeImage(_ image: Image?, data: Data?, forKey key: String?, cacheType: ImageCacheType,
                            completion: (@Sendable (WebImageError?) -> Void)?) -> CacheToken {
         let plan = plan(\.store)
-        return CacheFanOut<WebImageError?>(caches: plan.caches, policy: plan.policy, empty: nil, isHit: { _ in false },
+        return CacheFanOut<WebImageError?>(caches: plan.caches, policy: plan.policy, empty: nil, rank: { _ in 0 },
                                            merge: { $0 ?? $1 }).run(completion) { cache, done in
             cache.storeImage(image, data: data, forKey: key, cacheType: cacheType, completion: done)
         }
@@ -105,7 +107,7 @@ public final class CachesManager: ImageCaching {
     public func removeImage(forKey key: String?, cacheType: ImageCacheType,
                             completion: (@Sendable () -> Void)?) -> CacheToken {
         let plan = plan(\.remove)
-        return CacheFanOut(caches: plan.caches, policy: plan.policy, empty: (), isHit: { _ in false },
+        return CacheFanOut(caches: plan.caches, policy: plan.policy, empty: (), rank: { _ in 0 },
                            merge: { _, _ in () }).run(completion.map { done in { _ in done() } }) { cache, done in
             cache.removeImage(forKey: key, cacheType: cacheType) { done(()) }
         }
@@ -117,7 +119,8 @@ public final class CachesManager: ImageCaching {
                               completion: @escaping @Sendable (ImageCacheType) -> Void) -> CacheToken {
         let plan = plan(\.contains)
         return CacheFanOut(caches: plan.caches, policy: plan.policy, empty: ImageCacheType.none,
-                           isHit: { $0 != .none }, merge: { first, _ in first }).run(completion) { cache, done in
+                           rank: { $0.hitRank },
+                           merge: { first, _ in first }).run(completion) { cache, done in
             cache.containsImage(forKey: key, cacheType: cacheType, completion: done)
         }
     }
@@ -126,7 +129,7 @@ public final class CachesManager: ImageCaching {
     @discardableResult
     public func clear(cacheType: ImageCacheType, completion: (@Sendable () -> Void)?) -> CacheToken {
         let plan = plan(\.clear)
-        return CacheFanOut(caches: plan.caches, policy: plan.policy, empty: (), isHit: { _ in false },
+        return CacheFanOut(caches: plan.caches, policy: plan.policy, empty: (), rank: { _ in 0 },
                            merge: { _, _ in () }).run(completion.map { done in { _ in done() } }) { cache, done in
             cache.clear(cacheType: cacheType) { done(()) }
         }

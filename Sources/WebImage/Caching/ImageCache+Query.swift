@@ -19,7 +19,8 @@ extension ImageCache {
     ///
     /// - A nil key or `cacheType` `.none` answers `.miss` at once.
     /// - A memory hit answers `(image, nil, .memory)` at once; with `.queryMemoryData` the original bytes are
-    ///   read from disk too (synchronously with `.queryMemoryDataSync`).
+    ///   read from disk too (synchronously with `.queryMemoryDataSync`). A memory image decoded with options
+    ///   that give other pixels than the context's (``Image/matches(decodeOptions:)``) is passed over for disk.
     /// - A disk hit answers `(image, data, .disk)` and is stored in memory unless the context's
     ///   `storeCacheType` excludes memory. `.queryDiskDataSync` reads and decodes on the caller's thread.
     /// - A disk entry that does not decode answers `.miss` and is deleted (unless it is a valid image of a
@@ -32,7 +33,8 @@ extension ImageCache {
                            cacheType: ImageCacheType = .all,
                            completion: @escaping @Sendable (ImageCacheQueryResult) -> Void) -> CacheToken {
         guard let key, cacheType != .none else { return answerNow(.miss, completion) }
-        if cacheType.includesMemory, let image = memoryImage(forKey: key, options: options) {
+        if cacheType.includesMemory, let image = memoryImage(forKey: key, options: options),
+           image.matches(decodeOptions: context.decodeOptions) {
             return answerMemoryHit(image, key: key, options: options, cacheType: cacheType, completion: completion)
         }
         guard cacheType.includesDisk else { return answerNow(.miss, completion) }

@@ -3,8 +3,9 @@ import Foundation
 extension ImageCache {
     /// Stores `image` under `key`: in memory before returning, on disk on the I/O queue.
     ///
-    /// Disk gets `data` when given (the original bytes), else the image encoded as
-    /// ``encodingFormat(for:)`` chooses, with its extended data alongside. The completion answers nil, or the
+    /// Disk gets `data` when given (the original bytes), else the untouched bytes of the animation the image
+    /// was made from (``Image/animatedImageData``, as SDWebImage stores `animatedImageData`), else the image
+    /// encoded as ``encodingFormat(for:)`` chooses; its extended data goes alongside. The completion answers nil, or the
     /// error that kept the entry off disk (``WebImageError/encodingFailed(format:reason:)``,
     /// ``WebImageError/cacheFailure(path:reason:)``; ``WebImageError/cancelled`` when cancelled before the
     /// write started). A nil key, or neither image nor data, answers nil at once and stores nothing.
@@ -19,6 +20,22 @@ extension ImageCache {
         return ioOperation(cancelled: WebImageError.cancelled, completion: completion) {
             self.writeToDisk(image, data: data, forKey: key)
         }
+    }
+
+    /// Stores an ``AnimatedImage``: its original bytes on disk, and in memory (when `cacheType` includes it)
+    /// the image of all its frames, decoding those not preloaded.
+    @discardableResult
+    public func storeImage(_ animatedImage: AnimatedImage, forKey key: String?, cacheType: ImageCacheType = .all,
+                           completion: (@Sendable (WebImageError?) -> Void)? = nil) -> CacheToken {
+        let image = cacheType.includesMemory ? try? animatedImage.makeImage() : nil
+        return storeImage(image, data: animatedImage.data, forKey: key, cacheType: cacheType, completion: completion)
+    }
+
+    /// Async ``storeImage(_:forKey:cacheType:completion:)`` for an ``AnimatedImage``.
+    public func storeImage(_ animatedImage: AnimatedImage, forKey key: String?, cacheType: ImageCacheType = .all)
+        async throws {
+        let error = await awaitToken { done in self.storeImage(animatedImage, forKey: key, cacheType: cacheType) { done($0) } }
+        if let error { throw error }
     }
 
     /// Stores raw bytes on disk only (never touching memory), on the I/O queue.
@@ -47,7 +64,7 @@ extension ImageCache {
     private func writeToDisk(_ image: Image?, data: Data?, forKey key: String) -> WebImageError? {
         do {
             let bytes: Data
-            if let data {
+            if let data = data ?? image?.animatedImageData {
                 bytes = data
             } else if let image {
                 bytes = try coders.encode(image, as: encodingFormat(for: image), options: ImageEncodeOptions())

@@ -84,8 +84,7 @@ extension DownloadOperation {
     private func decode(_ body: DownloadedBody, options: ImageDecodeOptions) -> Result<ImageDownloadResult, WebImageError> {
         do {
             let image = try downloader.coders.decode(body.data, options: options)
-            return .success(ImageDownloadResult(image: image, data: body.data, response: body.head,
-                                                validators: body.head.flatMap(HTTPValidators.init(head:))))
+            return .success(ImageDownloadResult(image: image, data: body.data, response: body.head))
         } catch let error as WebImageError {
             return .failure(error)
         } catch {

@@ -78,4 +78,13 @@ public struct ImageDownloadResult: Sendable {
     public var response: TransportResponseHead?
     /// The response's validators, for the cache to store and send back with ``WebImageDownloaderOptions/refreshCached``.
     public var validators: HTTPValidators?
+
+    /// A result as a loader delivers it; custom ``ImageLoading`` implementations build theirs with this.
+    /// `validators` defaults to those of `response`.
+    public init(image: Image, data: Data, response: TransportResponseHead? = nil, validators: HTTPValidators? = nil) {
+        self.image = image
+        self.data = data
+        self.response = response
+        self.validators = validators ?? response.flatMap(HTTPValidators.init(head:))
+    }
 }

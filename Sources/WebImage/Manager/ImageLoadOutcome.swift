@@ -21,7 +21,9 @@ struct ImageLoadOutcome: Sendable {
 public struct ImageLoadResult: Sendable {
     /// The final image (transformed and thumbnailed as asked).
     public var image: Image
-    /// The original bytes when they were read or downloaded; nil for memory hits without `queryMemoryData`.
+    /// The original bytes when they were read or downloaded and decode to ``image``; nil for memory hits
+    /// without `queryMemoryData`, and nil when ``image`` was transformed or is a thumbnail of larger bytes
+    /// (as SDWebImage, so that saving `data` never gives a file that does not match the image).
     public var data: Data?
     /// Where the image came from: `.memory`, `.disk`, or `.none` for a download.
     public var cacheType: ImageCacheType

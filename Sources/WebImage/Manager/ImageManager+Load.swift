@@ -76,7 +76,10 @@ extension ImageManager {
                                          .preloadAllFrames, .matchAnimatedImageClass]
         guard let memoryCache, context.imageCache == nil, options.isDisjoint(with: excluded),
               context.queryCacheType.includesMemory else { return nil }
-        return memoryCache.image(forKey: key)
+        guard let image = memoryCache.image(forKey: key), image.matches(decodeOptions: context.decodeOptions) else {
+            return nil
+        }
+        return image
     }
 
     private func failNow(_ error: WebImageError, url: URL?, queue: DispatchQueue?,

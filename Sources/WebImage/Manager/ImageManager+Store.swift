@@ -72,14 +72,15 @@ extension ImageManager {
     }
 
     /// The bytes for the final image's disk entry: the serializer's, else the original bytes when they
-    /// describe the final image (not transformed, not a thumbnail), else the image encoded here with the
+    /// describe the final image (not transformed, not a thumbnail) or the bytes of the animation it was made
+    /// from, else the image encoded here with the
     /// context's encode options — on this (concurrent) thread rather than the cache's serial I/O queue.
     private func storedBytes(_ plan: LoadPlan, _ loaded: LoadedImage, final: Image) -> Data? {
         let describesFinal = !final.isTransformed && !final.isThumbnail ? loaded.data : nil
         if let serializer = plan.context.cacheSerializer, let bytes = serializer.data(final, describesFinal, plan.url) {
             return bytes
         }
-        if let describesFinal { return describesFinal }
+        if let describesFinal = describesFinal ?? final.animatedImageData { return describesFinal }
         guard plan.context.storeCacheType.includesDisk else { return nil }
         return try? plan.coders.encode(final, as: Self.storageFormat(for: final, coders: plan.coders),
                                        options: plan.context.encodeOptions)
@@ -96,8 +97,11 @@ extension ImageManager {
     /// The final delivery, with the animated form when asked for (failing if required and impossible).
     private func deliverFinal(_ plan: LoadPlan, _ operation: ImageCombinedOperation, _ loaded: LoadedImage,
                               image: Image) {
-        var outcome = ImageLoadOutcome(image: image, data: loaded.data, error: nil, cacheType: loaded.cacheType,
-                                       finished: true, url: plan.url)
+        // As SDWebImage: bytes that do not decode to the delivered image (a transformer's output, a thumbnail
+        // of larger bytes) are not handed out, so a caller never saves a file that does not match the image.
+        let dataDescribesImage = loaded.isFromFullKey || (!image.isTransformed && !image.isThumbnail)
+        var outcome = ImageLoadOutcome(image: image, data: dataDescribesImage ? loaded.data : nil, error: nil,
+                                       cacheType: loaded.cacheType, finished: true, url: plan.url)
         if plan.needsAnimatedImage {
             let animated = loaded.data.flatMap { data -> AnimatedImage? in
                 guard let animated = try? AnimatedImage(data: data, scale: image.scale, options: plan.decodeOptions,

@@ -30,10 +30,11 @@ struct LoadPlan: Sendable {
     /// Whether the caller wants a thumbnail.
     var wantsThumbnail: Bool { context.decodeOptions.thumbnailPixelSize != nil }
 
-    /// How to decode downloads and cached originals: the context's options with the scale derived from the
-    /// original key and the options' flags applied.
+    /// How to decode downloads and cached originals: the context's options with the context's scale factor
+    /// (else the scale derived from the original key) and the options' flags applied.
     var decodeOptions: ImageDecodeOptions {
         var decode = context.decodeOptions
+        if let imageScaleFactor = context.imageScaleFactor { decode.scaleFactor = imageScaleFactor }
         if decode.cacheKey == nil { decode.cacheKey = originalKey }
         if options.contains(.decodeFirstFrameOnly) { decode.firstFrameOnly = true }
         if options.contains(.scaleDownLargeImages), decode.scaleDownLimitBytes == nil {

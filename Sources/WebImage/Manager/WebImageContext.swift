@@ -33,6 +33,9 @@ public struct WebImageContext: Sendable {
     /// How to decode (scale factor, thumbnail pixel size, aspect ratio, type hint, scale-down limit…).
     /// Default `ImageDecodeOptions()`: full size; the manager fills in the cache key and the options' flags.
     public var decodeOptions: ImageDecodeOptions
+    /// The scale stamped on decoded images (SDWebImage's `imageScaleFactor`), kept apart from
+    /// ``decodeOptions`` and overriding its ``ImageDecodeOptions/scaleFactor`` when set. Default nil.
+    public var imageScaleFactor: Double?
     /// How final images without original bytes (transformed, thumbnails) are encoded for the disk cache.
     /// Default `ImageEncodeOptions()` (quality 1).
     public var encodeOptions: ImageEncodeOptions
@@ -64,7 +67,7 @@ public struct WebImageContext: Sendable {
     public init(operationKey: String? = nil, customManager: ImageManager? = nil, callbackQueue: DispatchQueue? = nil,
                 imageCache: (any ImageCaching)? = nil, imageLoader: (any ImageLoading)? = nil,
                 coders: CodersManager? = nil, transformer: (any ImageTransforming)? = nil,
-                decodeOptions: ImageDecodeOptions = ImageDecodeOptions(),
+                decodeOptions: ImageDecodeOptions = ImageDecodeOptions(), imageScaleFactor: Double? = nil,
                 encodeOptions: ImageEncodeOptions = ImageEncodeOptions(),
                 queryCacheType: ImageCacheType = .all, storeCacheType: ImageCacheType = .all,
                 originalQueryCacheType: ImageCacheType = .disk, originalStoreCacheType: ImageCacheType = .disk,
@@ -82,6 +85,7 @@ public struct WebImageContext: Sendable {
         self.coders = coders
         self.transformer = transformer
         self.decodeOptions = decodeOptions
+        self.imageScaleFactor = imageScaleFactor
         self.encodeOptions = encodeOptions
         self.queryCacheType = queryCacheType
         self.storeCacheType = storeCacheType

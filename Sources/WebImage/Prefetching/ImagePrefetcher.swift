@@ -74,17 +74,32 @@ public final class ImagePrefetcher: Sendable {
     }
 
     /// Starts a batch; the token cancels it alone.
+    ///
+    /// `completed` has no default so that a trailing closure is always the completion, as in SDWebImage's
+    /// Swift usage: `prefetch(urls) { finished, skipped in … }`. Progress is given by label.
     @discardableResult
     public func prefetch(_ urls: [URL], progress: ProgressHandler? = nil,
-                         completed: CompletionHandler? = nil) -> PrefetchToken {
+                         completed: CompletionHandler?) -> PrefetchToken {
         startBatch(urls.map { Optional($0) }, progress: progress, completed: completed)
+    }
+
+    /// Starts a batch without blocks (the delegate, if any, is still told).
+    @discardableResult
+    public func prefetch(_ urls: [URL]) -> PrefetchToken {
+        startBatch(urls.map { Optional($0) }, progress: nil, completed: nil)
     }
 
     /// ``prefetch(_:progress:completed:)`` for URL strings; unparseable ones are skipped (counted as such).
     @discardableResult
     public func prefetch(strings: [String], progress: ProgressHandler? = nil,
-                         completed: CompletionHandler? = nil) -> PrefetchToken {
+                         completed: CompletionHandler?) -> PrefetchToken {
         startBatch(strings.map { URL(string: $0) }, progress: progress, completed: completed)
+    }
+
+    /// ``prefetch(_:)`` for URL strings.
+    @discardableResult
+    public func prefetch(strings: [String]) -> PrefetchToken {
+        startBatch(strings.map { URL(string: $0) }, progress: nil, completed: nil)
     }
 
     private func startBatch(_ urls: [URL?], progress: ProgressHandler?, completed: CompletionHandler?) -> PrefetchToken {

@@ -24,11 +24,13 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// The largest frame, in pixels, a decoder accepts; larger ones fail before any pixel memory is allocated.
     /// Default 100,000,000 (100 MP).
     public var maxPixelCount: Int
+    /// Options only a custom coder understands, passed through untouched. Default none.
+    public var coderOptions: ImageCoderOptions
 
     public init(scaleFactor: Double? = nil, cacheKey: String? = nil, firstFrameOnly: Bool = false,
                 thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true,
                 scaleDownLimitBytes: Int? = nil, typeHint: ImageFormat? = nil, applyOrientation: Bool = false,
-                maxPixelCount: Int = 100_000_000) {
+                maxPixelCount: Int = 100_000_000, coderOptions: ImageCoderOptions = ImageCoderOptions()) {
         self.scaleFactor = scaleFactor
         self.cacheKey = cacheKey
         self.firstFrameOnly = firstFrameOnly
@@ -38,6 +40,18 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         self.typeHint = typeHint
         self.applyOrientation = applyOrientation
         self.maxPixelCount = maxPixelCount
+        self.coderOptions = coderOptions
+    }
+
+    /// Whether an image decoded with these options has the pixels a decode with `request` would give: the same
+    /// thumbnail request, frames, orientation handling and coder options (scale and cache key only label
+    /// the result). A memory-cache hit that fails this is decoded again (SDWebImage's `sd_decodeOptions` check).
+    public func givesSamePixels(as request: ImageDecodeOptions) -> Bool {
+        thumbnailPixelSize == request.thumbnailPixelSize
+            && (thumbnailPixelSize == nil || preserveAspectRatio == request.preserveAspectRatio)
+            && (!firstFrameOnly || request.firstFrameOnly)
+            && applyOrientation == request.applyOrientation
+            && coderOptions == request.coderOptions
     }
 
     /// The scale to stamp on the result: ``scaleFactor`` if set, else from ``cacheKey``, else 1.

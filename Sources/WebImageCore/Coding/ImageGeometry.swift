@@ -6,24 +6,42 @@ public enum ImageGeometry {
     ///
     /// Keeping the aspect ratio, the side that limits is exactly the requested one and the other is rounded
     /// up (5250×3450 into 400×300 → 400×263), and nothing is enlarged (80×60 into 400×400 stays 80×60).
-    /// Without it the result is exactly `requested`.
+    /// Without it the result is exactly `requested` (a stretched thumbnail).
     public static func thumbnailSize(source: PixelSize, requested: PixelSize, preserveAspectRatio: Bool) -> PixelSize {
         guard source.width > 0, source.height > 0, requested.width > 0, requested.height > 0 else { return source }
         guard preserveAspectRatio else { return requested }
-        let width = Double(source.width), height = Double(source.height)
-        let pixelRatio = width / height
-        let scaleRatio = Double(requested.width) / Double(requested.height)
-        var resultWidth: Double, resultHeight: Double
-        if pixelRatio > scaleRatio {
-            resultWidth = Double(requested.width)
-            resultHeight = (Double(requested.width) / pixelRatio).rounded(.up)
-        } else {
-            resultHeight = Double(requested.height)
-            resultWidth = (Double(requested.height) * pixelRatio).rounded(.up)
+        let size = scaledSize(imageSize: CGSize(width: source.width, height: source.height),
+                              scaleSize: CGSize(width: requested.width, height: requested.height),
+                              preserveAspectRatio: true, shouldScaleUp: false)
+        return PixelSize(width: max(1, Int(size.width)), height: max(1, Int(size.height)))
+    }
+
+    /// SDWebImage's `scaledSizeWithImageSize:scaleSize:preserveAspectRatio:shouldScaleUp:`: the size of
+    /// `imageSize` scaled to `scaleSize`.
+    ///
+    /// - Keeping the aspect ratio, the limiting side is exactly `scaleSize`'s and the other is rounded up
+    ///   (1000×500 into 300×300 → 300×150); without it the result is `scaleSize` (stretched).
+    /// - Without `shouldScaleUp`, each side is then clamped to the image's own (100×200 into 150×150,
+    ///   stretched → 100×150; 100×50 into 400×400 keeping the ratio → 100×50); with it, 100×50 → 400×200.
+    /// - A zero or negative side in either size gives `imageSize` back.
+    public static func scaledSize(imageSize: CGSize, scaleSize: CGSize, preserveAspectRatio: Bool,
+                                  shouldScaleUp: Bool) -> CGSize {
+        let width = imageSize.width, height = imageSize.height
+        guard width > 0, height > 0, scaleSize.width > 0, scaleSize.height > 0 else { return imageSize }
+        var result = scaleSize
+        if preserveAspectRatio {
+            let pixelRatio = width / height
+            if pixelRatio > scaleSize.width / scaleSize.height {
+                result.height = (scaleSize.width / pixelRatio).rounded(.up)
+            } else {
+                result.width = (scaleSize.height * pixelRatio).rounded(.up)
+            }
         }
-        resultWidth = min(width, resultWidth)
-        resultHeight = min(height, resultHeight)
-        return PixelSize(width: max(1, Int(resultWidth)), height: max(1, Int(resultHeight)))
+        if !shouldScaleUp {
+            result.width = min(width, result.width)
+            result.height = min(height, result.height)
+        }
+        return result
     }
 
     /// The largest size with `source`'s aspect ratio whose `frameCount` frames fit in `limitBytes`.

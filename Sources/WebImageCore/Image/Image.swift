@@ -30,10 +30,17 @@ public final class Image: Sendable {
     public let isTransformed: Bool
     /// Caller-defined extra bytes carried with the image (SDWebImage's extended object); stored beside it on disk.
     public let extendedData: Data?
+    /// The options the decoder produced it with (SDWebImage's `sd_decodeOptions`); nil for an image built in
+    /// memory. Caches compare them with a request's (``ImageDecodeOptions/givesSamePixels(as:)``).
+    public let decodeOptions: ImageDecodeOptions?
+    /// The untouched bytes of the animation it was made from (SDWebImage's `animatedImageData`), which a
+    /// cache stores instead of re-encoding the frames; nil otherwise. A copy with other frames drops them.
+    public let animatedImageData: Data?
 
     public init(frames: [ImageFrame], scale: Double = 1, orientation: ImageOrientation = .up, loopCount: Int = 0,
                 format: ImageFormat = .undefined, hasAlpha: Bool? = nil, isIncremental: Bool = false,
-                isThumbnail: Bool = false, isTransformed: Bool = false, extendedData: Data? = nil) {
+                isThumbnail: Bool = false, isTransformed: Bool = false, extendedData: Data? = nil,
+                decodeOptions: ImageDecodeOptions? = nil, animatedImageData: Data? = nil) {
         precondition(!frames.isEmpty, "an Image needs at least one frame")
         self.frames = frames
         self.scale = scale > 0 && scale.isFinite ? scale : 1
@@ -45,6 +52,8 @@ public final class Image: Sendable {
         self.isThumbnail = isThumbnail
         self.isTransformed = isTransformed
         self.extendedData = extendedData
+        self.decodeOptions = decodeOptions
+        self.animatedImageData = animatedImageData
     }
 
     /// A still image from one raster.
@@ -71,18 +80,27 @@ public final class Image: Sendable {
         return orientation.swapsDimensions ? (h, w) : (w, h)
     }
 
+    /// Whether this is the image a decode with `request` would give: true without a request, for images built
+    /// in memory and for transformed ones (their key already names the transform).
+    public func matches(decodeOptions request: ImageDecodeOptions?) -> Bool {
+        guard let request, let decodeOptions, !isTransformed else { return true }
+        return decodeOptions.givesSamePixels(as: request)
+    }
+
     /// Bytes held in memory: bytes per row × height × frame count (the cache's cost).
     public var memoryCost: Int { pixels.bytesPerRow * pixelHeight * frames.count }
 
-    /// A copy with some properties changed; everything not named is kept.
+    /// A copy with some properties changed; everything not named is kept, except ``animatedImageData``, which
+    /// only a copy with the same frames keeps.
     public func with(frames: [ImageFrame]? = nil, scale: Double? = nil, orientation: ImageOrientation? = nil,
                      loopCount: Int? = nil, format: ImageFormat? = nil, hasAlpha: Bool? = nil,
                      isIncremental: Bool? = nil, isThumbnail: Bool? = nil, isTransformed: Bool? = nil,
-                     extendedData: Data?? = nil) -> Image {
+                     extendedData: Data?? = nil, decodeOptions: ImageDecodeOptions?? = nil) -> Image {
         Image(frames: frames ?? self.frames, scale: scale ?? self.scale, orientation: orientation ?? self.orientation,
               loopCount: loopCount ?? self.loopCount, format: format ?? self.format,
               hasAlpha: hasAlpha ?? self.hasAlpha, isIncremental: isIncremental ?? self.isIncremental,
               isThumbnail: isThumbnail ?? self.isThumbnail, isTransformed: isTransformed ?? self.isTransformed,
-              extendedData: extendedData ?? self.extendedData)
+              extendedData: extendedData ?? self.extendedData, decodeOptions: decodeOptions ?? self.decodeOptions,
+              animatedImageData: frames == nil ? animatedImageData : nil)
     }
 }

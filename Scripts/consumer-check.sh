@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Proves a user's package can depend on SwiftWebImage by version: clones the committed checkout, tags the
+# clone 0.1.0, and builds and runs Examples/Consumer, which depends on it with `.package(url:from:)`.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+consumer="$root/Examples/Consumer"
+upstream="$consumer/.build-upstream/SwiftWebImage"
+
+rm -rf "$consumer/.build-upstream"
+git clone --quiet "$root" "$upstream"
+git -C "$upstream" tag -f 0.1.0 >/dev/null
+cd "$consumer"
+rm -f Package.resolved
+swift build
+swift run consumer

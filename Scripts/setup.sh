@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build needs, only when they are missing (so `make demo` and `make test`
+# work on a fresh Debian machine and cost nothing once the libraries are there).
+set -euo pipefail
+
+packages=(pkg-config libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev)
+
+have_all() {
+    command -v pkg-config >/dev/null 2>&1 \
+        && pkg-config --exists libturbojpeg libpng16 libwebp libwebpdemux libwebpmux \
+        && [ -f /usr/include/jpeglib.h ] && [ -f /usr/include/gif_lib.h ]
+}
+
+if have_all; then exit 0; fi
+
+echo "Installing Debian packages: ${packages[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update
+$sudo apt-get install -y --no-install-recommends "${packages[@]}"
