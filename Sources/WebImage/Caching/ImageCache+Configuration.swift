@@ -7,8 +7,14 @@ extension ImageCache {
         public var shouldCacheImagesInMemory: Bool
         /// Keep images evicted from memory findable while the app still holds them. Default false.
         public var shouldUseWeakMemoryCache: Bool
-        /// The memory cache's total cost limit in bytes. Default 0: unlimited.
+        /// The memory cache's total cost limit in bytes. Default ``MemoryBudget/defaultMemoryCacheCost``:
+        /// 10 % of the memory available to the process (physical, or the cgroup limit when lower), at most
+        /// 128 MiB. 0 or less: unlimited (an iPhone app's default, unsafe in a long-lived Linux process, which
+        /// gets no memory warnings).
         public var maxMemoryCost: Int
+        /// The most one image may cost to be kept in memory (it still goes to disk). Default nil: a quarter of
+        /// ``maxMemoryCost`` (32 MiB at most by default; none when that is unlimited). 0 or less: no limit.
+        public var maxMemoryEntryCost: Int?
         /// The memory cache's entry limit. Default 0: unlimited.
         public var maxMemoryCount: Int
         /// Seconds a disk entry lives. Default one week; negative: forever; 0: expires at the next cleanup.
@@ -27,13 +33,15 @@ extension ImageCache {
         public var useExtendedAttributes: Bool
 
         public init(shouldCacheImagesInMemory: Bool = true, shouldUseWeakMemoryCache: Bool = false,
-                    maxMemoryCost: Int = 0, maxMemoryCount: Int = 0, maxDiskAge: TimeInterval = 7 * 24 * 3600,
+                    maxMemoryCost: Int = MemoryBudget.defaultMemoryCacheCost, maxMemoryEntryCost: Int? = nil,
+                    maxMemoryCount: Int = 0, maxDiskAge: TimeInterval = 7 * 24 * 3600,
                     maxDiskSize: Int = 0, diskCacheExpireType: DiskCacheExpireType = .accessDate,
                     expirationInterval: TimeInterval? = 3600, diskWritingOptions: DiskWritingOptions = [],
                     useExtendedAttributes: Bool = true) {
             self.shouldCacheImagesInMemory = shouldCacheImagesInMemory
             self.shouldUseWeakMemoryCache = shouldUseWeakMemoryCache
             self.maxMemoryCost = maxMemoryCost
+            self.maxMemoryEntryCost = maxMemoryEntryCost
             self.maxMemoryCount = maxMemoryCount
             self.maxDiskAge = maxDiskAge
             self.maxDiskSize = maxDiskSize
@@ -45,7 +53,8 @@ extension ImageCache {
 
         var memory: MemoryCache.Configuration {
             MemoryCache.Configuration(costLimit: maxMemoryCost, countLimit: maxMemoryCount,
-                                      shouldUseWeakCache: shouldUseWeakMemoryCache)
+                                      shouldUseWeakCache: shouldUseWeakMemoryCache,
+                                      entryCostLimit: maxMemoryEntryCost ?? max(0, maxMemoryCost) / 4)
         }
 
         var disk: DiskCache.Configuration {

@@ -32,11 +32,16 @@ public final class MemoryCache: Sendable {
         /// Keep images evicted by the limits (or by ``MemoryCache/purge()``) findable while something else
         /// still holds them (SDWebImage's `shouldUseWeakMemoryCache`). Default false.
         public var shouldUseWeakCache: Bool
+        /// The most cost one entry may have: a costlier image is not kept, so one huge image cannot flush the
+        /// cache (an entry already under its key is removed, so no stale image stays). Default 0: no limit.
+        public var entryCostLimit: Int
 
-        public init(costLimit: Int = 0, countLimit: Int = 0, shouldUseWeakCache: Bool = false) {
+        /// Limits of 0 or less mean no limit.
+        public init(costLimit: Int = 0, countLimit: Int = 0, shouldUseWeakCache: Bool = false, entryCostLimit: Int = 0) {
             self.costLimit = costLimit
             self.countLimit = countLimit
             self.shouldUseWeakCache = shouldUseWeakCache
+            self.entryCostLimit = entryCostLimit
         }
     }
 
@@ -146,9 +151,14 @@ public final class MemoryCache: Sendable {
 
     /// Stores `image` as most recently used, then evicts least recently used entries past the limits.
     ///
-    /// `cost` defaults to the image's ``Image/memoryCost``.
+    /// `cost` defaults to the image's ``Image/memoryCost``. An image over ``Configuration/entryCostLimit`` is
+    /// not kept, and removes whatever `key` held.
     public func setImage(_ image: Image, forKey key: String, cost: Int? = nil) {
         let entryCost = max(0, cost ?? image.memoryCost)
+        if configuration.entryCostLimit > 0, entryCost > configuration.entryCostLimit {
+            removeImage(forKey: key)
+            return
+        }
         let stamp = storeStamp()
         let hash = CacheKeyHash.hash(key)
         let change = shard(for: hash).update { $0.set(key, hash: hash, image: image, cost: entryCost, stamp: stamp) }
