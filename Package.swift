@@ -44,6 +44,8 @@ let package = Package(
                                                  .product(name: "NIOCore", package: "swift-nio"),
                                                  .product(name: "NIOHTTP1", package: "swift-nio"),
                                                  .product(name: "NIOPosix", package: "swift-nio")]),
+        // The image service as a library: URL parsing, signatures, source policy (mountable in any server).
+        .target(name: "WebImageServer", dependencies: ["WebImage", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "webimage",
                           dependencies: ["WebImage", "LoopbackServer", "CTurboJPEG",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],),
@@ -73,6 +75,7 @@ let package = Package(
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "TestSupport"]),
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
+        .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer"]),
         // Extension points used as an app would: plain `import WebImage`, never `@testable`.
         .testTarget(name: "WebImagePublicAPITests", dependencies: ["WebImage", "TestSupport"]),
     ]

@@ -1,0 +1,51 @@
+/// Why the image service refuses or fails a request, with the HTTP status it answers.
+///
+/// Every failure a client or a source can cause maps to one of these; the message is the short text body.
+public enum ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A malformed path or processing option (400).
+    case badRequest(String)
+    /// A missing or wrong signature (403).
+    case forbidden(String)
+    /// A source the operator does not allow: scheme, allowlist or address (403).
+    case sourceNotAllowed(String)
+    /// The source answered 404, or the URL expired (404).
+    case notFound(String)
+    /// The source is not an image, or is over a limit (422).
+    case unprocessable(String)
+    /// The queue is full (429).
+    case tooManyRequests
+    /// The source failed otherwise (502).
+    case badGateway(String)
+    /// Processing took longer than allowed (503).
+    case processingTimeout
+    /// The source did not answer in time (504).
+    case gatewayTimeout(String)
+
+    /// The HTTP status code.
+    public var status: Int {
+        switch self {
+        case .badRequest: 400
+        case .forbidden, .sourceNotAllowed: 403
+        case .notFound: 404
+        case .unprocessable: 422
+        case .tooManyRequests: 429
+        case .badGateway: 502
+        case .processingTimeout: 503
+        case .gatewayTimeout: 504
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .badRequest(let message): "bad request: \(message)"
+        case .forbidden(let message): "forbidden: \(message)"
+        case .sourceNotAllowed(let message): "source not allowed: \(message)"
+        case .notFound(let message): "not found: \(message)"
+        case .unprocessable(let message): "cannot process: \(message)"
+        case .tooManyRequests: "too many requests: the queue is full, retry later"
+        case .badGateway(let message): "source error: \(message)"
+        case .processingTimeout: "processing timed out"
+        case .gatewayTimeout(let message): "source timed out: \(message)"
+        }
+    }
+}

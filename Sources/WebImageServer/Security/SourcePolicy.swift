@@ -1,0 +1,51 @@
+import Foundation
+
+/// Which source URLs the service may fetch: schemes, an optional allowlist of prefixes, and SSRF
+/// protection against every address that is not public.
+///
+/// ``check(_:)`` judges the URL and a literal IP host; ``check(address:host:)`` is for each address a
+/// connection is actually made to (a host name's resolved address, every redirect hop).
+public struct SourcePolicy: Sendable, Hashable {
+    /// Schemes a source may use. Default `http` and `https`: never files or other schemes.
+    public var allowedSchemes: Set<String>
+    /// When not empty, a source must start with one of these. Default empty: any source.
+    public var allowedPrefixes: [String]
+    /// Allow loopback, private, link-local, CGNAT, unique-local, multicast and unspecified addresses
+    /// (`--allow-private-sources`; tests and local development). Default false.
+    public var allowsPrivateAddresses: Bool
+
+    public init(allowedSchemes: Set<String> = ["http", "https"], allowedPrefixes: [String] = [],
+                allowsPrivateAddresses: Bool = false) {
+        self.allowedSchemes = allowedSchemes
+        self.allowedPrefixes = allowedPrefixes
+        self.allowsPrivateAddresses = allowsPrivateAddresses
+    }
+
+    /// The source as a URL when the policy allows it; throws ``ProxyError/badRequest(_:)`` for a string that is
+    /// not an absolute URL with a host, ``ProxyError/sourceNotAllowed(_:)`` otherwise.
+    public func check(_ source: String) throws(ProxyError) -> URL {
+        guard let url = URL(string: source), let scheme = url.scheme?.lowercased() else {
+            throw .badRequest("the source '\(source)' is not an absolute URL with a host")
+        }
+        guard allowedSchemes.contains(scheme) else {
+            throw .sourceNotAllowed("scheme '\(scheme)' (allowed: \(allowedSchemes.sorted().joined(separator: ", ")))")
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw .badRequest("the source '\(source)' is not an absolute URL with a host")
+        }
+        if !allowedPrefixes.isEmpty, !allowedPrefixes.contains(where: { source.hasPrefix($0) }) {
+            throw .sourceNotAllowed("\(source) matches no allowed source prefix")
+        }
+        if let address = IPAddress(host: host) { try check(address: address, host: host) }
+        return url
+    }
+
+    /// Throws ``ProxyError/sourceNotAllowed(_:)`` when `address` (of `host`) is not public and private sources
+    /// are not allowed; the message names the switch that allows them.
+    public func check(address: IPAddress, host: String) throws(ProxyError) {
+        let addressClass = address.addressClass
+        guard addressClass != .public, !allowsPrivateAddresses else { return }
+        throw .sourceNotAllowed("\(host) is \(address), a \(addressClass.rawValue) address; "
+            + "start the server with --allow-private-sources to allow such sources")
+    }
+}

@@ -1,0 +1,75 @@
+import WebImage
+
+/// What a request asks the service to do with its source image: imgproxy's processing options.
+///
+/// Every property's default is imgproxy's; the service applies its own limits (output side, source size)
+/// when it processes, not here.
+public struct ProcessingOptions: Sendable, Hashable {
+    /// How the image is fitted to ``width`` × ``height`` (imgproxy's `resizing_type`).
+    public enum ResizingType: String, Sendable, Hashable, CaseIterable {
+        /// Keep the aspect ratio and fit inside the box.
+        case fit
+        /// Keep the aspect ratio, fill the box and crop what sticks out (by ``gravity``).
+        case fill
+        /// As `fill`, but never upscale: a smaller source gives a smaller result with the box's aspect ratio.
+        case fillDown = "fill-down"
+        /// Stretch to exactly the box.
+        case force
+        /// `fill` when the source and box orientations agree (both portrait or both landscape), else `fit`.
+        case auto
+    }
+
+    /// Which part of the image stays when cropping.
+    public enum Gravity: Sendable, Hashable {
+        case north, south, east, west, northEast, northWest, southEast, southWest, center
+        /// imgproxy's smart gravity (`sm`); accepted for URL compatibility and applied as ``center``.
+        case smart
+        /// A focus point, each coordinate 0…1 of the width and height.
+        case focusPoint(x: Double, y: Double)
+    }
+
+    /// A crop applied before resizing: a size in pixels (0 = the whole side; 0…1 = a fraction) and its gravity.
+    public struct Crop: Sendable, Hashable {
+        public var width: Double
+        public var height: Double
+        /// Default nil: the request's ``ProcessingOptions/gravity``.
+        public var gravity: Gravity?
+    }
+
+    /// Default ``ResizingType/fit``.
+    public var resizingType: ResizingType = .fit
+    /// Target width in pixels; 0 (the default) follows the height and the aspect ratio.
+    public var width = 0
+    /// Target height in pixels; 0 (the default) follows the width and the aspect ratio.
+    public var height = 0
+    /// Allow results larger than the source. Default false.
+    public var enlarge = false
+    /// Multiplies ``width`` and ``height`` (for high-density screens). Default 1.
+    public var dpr = 1.0
+    /// Default ``Gravity/center``.
+    public var gravity: Gravity = .center
+    /// Default nil: no crop.
+    public var crop: Crop?
+    /// Output quality 1…100; 0 (the default) uses the format's default.
+    public var quality = 0
+    /// Output format; nil (the default) negotiates from `Accept`, else the source's format.
+    public var format: ImageFormat?
+    /// Gaussian blur's standard deviation in pixels; 0 (the default) leaves the image sharp.
+    public var blur = 0.0
+    /// Sharpening strength (an unsharp mask's sigma); 0 (the default) does not sharpen.
+    public var sharpen = 0.0
+    /// Clockwise rotation, a multiple of 90. Default 0.
+    public var rotate = 0
+    /// Colour transparent pixels are flattened onto; nil (the default) keeps transparency where the format can.
+    public var background: RGBAColor?
+    /// Drop metadata (EXIF, XMP) from the result. Default true.
+    public var stripMetadata = true
+    /// Lower the quality until the result fits in this many bytes; 0 (the default) means no limit.
+    public var maxBytes = 0
+    /// Ignored by processing; only changes the cache key (imgproxy's `cachebuster`). Default empty.
+    public var cacheBuster = ""
+    /// A Unix time after which the URL answers 404; nil (the default) never expires.
+    public var expires: Int?
+
+    public init() {}
+}

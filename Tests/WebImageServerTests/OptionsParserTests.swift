@@ -1,0 +1,64 @@
+import Testing
+import WebImage
+@testable import WebImageServer
+
+@Suite struct OptionsParserTests {
+    static func parse(_ text: String, presets: [String: String] = [:]) throws(ProxyError) -> ProcessingOptions {
+        var options = ProcessingOptions()
+        try OptionsParser(presets: presets).apply(text.split(separator: "/"), to: &options)
+        return options
+    }
+
+    static func status(_ text: String) -> Int? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return error.status
+        }
+    }
+
+    @Test func resizeAndItsShorthandsSetTypeSizeAndEnlarge() throws {
+        let options = try Self.parse("rs:fill:300:400:1")
+        #expect(options.resizingType == .fill && options.width == 300 && options.height == 400 && options.enlarge)
+        let partial = try Self.parse("resize:fill-down/rs::120")
+        #expect(partial.resizingType == .fillDown && partial.width == 120 && partial.height == 0 && !partial.enlarge)
+        let separate = try Self.parse("rt:force/w:10/h:20/el:t/s:30")
+        #expect(separate.resizingType == .force && separate.width == 30 && separate.height == 20 && separate.enlarge)
+        #expect(try Self.parse("resize:auto:5:6").resizingType == .auto)
+        #expect(try Self.parse("size:7:8:false").width == 7)
+    }
+
+    @Test func everyOtherOptionAndAlias() throws {
+        let options = try Self.parse("dpr:2/g:noea/c:100:50:so/q:80/f:webp/bl:3.5/sh:0.5/rot:-90/bg:ff8000/sm:0/mb:5000/cb:v2/exp:1700000000")
+        #expect(options.dpr == 2 && options.gravity == .northEast)
+        #expect(options.crop == ProcessingOptions.Crop(width: 100, height: 50, gravity: .south))
+        #expect(options.quality == 80 && options.format == .webp && options.blur == 3.5 && options.sharpen == 0.5)
+        #expect(options.rotate == 270 && options.background == RGBAColor(red: 255, green: 128, blue: 0))
+        #expect(!options.stripMetadata && options.maxBytes == 5000 && options.cacheBuster == "v2")
+        #expect(options.expires == 1_700_000_000)
+        let long = try Self.parse("gravity:fp:0.25:0.75/crop:0.5/quality:1/format:jpg/ext:png/blur:0/sharpen:1/rotate:180/background:1:2:3/strip_metadata:true/max_bytes:0/cachebuster:x/expires:1")
+        #expect(long.gravity == .focusPoint(x: 0.25, y: 0.75) && long.crop?.width == 0.5 && long.format == .png)
+        #expect(long.rotate == 180 && long.background == RGBAColor(red: 1, green: 2, blue: 3) && long.stripMetadata)
+        let gravities = ["no": ProcessingOptions.Gravity.north, "so": .south, "ea": .east, "we": .west, "nowe": .northWest,
+                         "soea": .southEast, "sowe": .southWest, "ce": .center, "sm": .smart]
+        for (name, gravity) in gravities { #expect(try Self.parse("g:\(name)").gravity == gravity) }
+        #expect(try Self.parse("g:ce:10:-5").gravity == .center)
+    }
+
+    @Test func presetsExpandInPlaceAndCannotLoop() throws {
+        let presets = ["thumb": "rs:fill:300:300/q:80", "loop": "pr:loop", "sharp": "sh:1"]
+        let options = try Self.parse("w:10/pr:thumb:sharp/q:90", presets: presets)
+        #expect(options.width == 300 && options.quality == 90 && options.sharpen == 1)
+        var looping = ProcessingOptions()
+        #expect(throws: ProxyError.self) { try OptionsParser(presets: presets).apply(["pr:loop"], to: &looping) }
+        #expect(Self.status("preset:missing") == 400)
+    }
+
+    @Test(arguments: ["unknown:1", "rs:squash", "w:-1", "w:abc", "w:99999999", "h:1:2", "dpr:0", "dpr:9", "g:up",
+                      "g:fp:2:0", "g:fp:0.5", "q:101", "q:-1", "f:bmp", "rot:45", "bg:12345", "bg:1:2", "bg:300:0:0",
+                      "el:maybe", "mb:-5", "bl:nan", "sh:-1", "c:", "rs:fit:1:2:3:4:5:6", "exp:-1"])
+    func badOptionsAreBadRequests(text: String) {
+        #expect(Self.status(text) == 400)
+    }
+}

@@ -1,0 +1,65 @@
+import Testing
+@testable import WebImageServer
+
+@Suite struct SourcePolicyTests {
+    static let strict = SourcePolicy()
+
+    static func refused(_ source: String, by policy: SourcePolicy = strict) -> Bool {
+        do {
+            _ = try policy.check(source)
+            return false
+        } catch {
+            return error.status == 403
+        }
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1", AddressClass.loopback), ("2130706433", .loopback), ("0177.0.0.1", .loopback), ("0x7f.1", .loopback),
+        ("127.1", .loopback), ("10.1.2.3", .privateNetwork), ("172.16.0.1", .privateNetwork), ("172.31.255.255", .privateNetwork),
+        ("192.168.1.1", .privateNetwork), ("169.254.169.254", .linkLocal), ("100.64.0.1", .sharedAddressSpace),
+        ("224.0.0.1", .multicast), ("0.0.0.0", .unspecified), ("0", .unspecified), ("255.255.255.255", .unspecified),
+        ("[::1]", .loopback), ("::", .unspecified), ("[fe80::1%eth0]", .linkLocal), ("fc00::1", .uniqueLocal),
+        ("fd12:3456::1", .uniqueLocal), ("ff02::1", .multicast), ("::ffff:127.0.0.1", .loopback),
+        ("::ffff:7f00:1", .loopback), ("::ffff:10.0.0.1", .privateNetwork), ("::127.0.0.1", .loopback),
+        ("64:ff9b::a9fe:a9fe", .linkLocal), ("8.8.8.8", .public), ("172.32.0.1", .public), ("100.128.0.1", .public),
+        ("2001:4860:4860::8888", .public), ("::ffff:8.8.8.8", .public),
+    ])
+    func addressesAreClassifiedWhateverTheSpelling(host: String, expected: AddressClass) throws {
+        let address = try #require(IPAddress(host: host))
+        #expect(address.addressClass == expected)
+    }
+
+    @Test func hostNamesAndMalformedAddressesAreNotAddresses() {
+        for host in ["example.com", "1.2.3.4.5", "256.1.1.1", "1..2", "::1::2", "1:2:3:4:5:6:7:8:9", "09.1.1.1", "a:b"] {
+            #expect(IPAddress(host: host) == nil, "\(host)")
+        }
+    }
+
+    @Test func privateSourcesAreRefusedWithTheSwitchNamed() {
+        for source in ["http://127.0.0.1/a.png", "http://2130706433/a.png", "http://[::ffff:127.0.0.1]:8080/a",
+                       "http://169.254.169.254/latest/meta-data", "https://10.0.0.1/x", "http://0/x", "http://[::1]/x"] {
+            #expect(Self.refused(source), "\(source)")
+        }
+        do {
+            _ = try Self.strict.check("http://127.0.0.1/a.png")
+        } catch {
+            #expect(error.description.contains("--allow-private-sources"))
+        }
+        let open = SourcePolicy(allowsPrivateAddresses: true)
+        #expect(!Self.refused("http://127.0.0.1/a.png", by: open))
+    }
+
+    @Test func onlyHttpSchemesAndAllowedPrefixes() throws {
+        #expect(Self.refused("file:///etc/passwd"))
+        #expect(Self.refused("ftp://example.com/a.png"))
+        #expect(Self.refused("gopher://example.com/a.png"))
+        #expect(try Self.strict.check("https://example.com/a.png").host == "example.com")
+        let listed = SourcePolicy(allowedPrefixes: ["https://cdn.example.com/"])
+        #expect(!Self.refused("https://cdn.example.com/a.png", by: listed))
+        #expect(Self.refused("https://cdn.example.com.evil.net/a.png", by: listed))
+        #expect(Self.refused("http://cdn.example.com/a.png", by: listed))
+        #expect(throws: ProxyError.badRequest("the source 'not a url' is not an absolute URL with a host")) {
+            try Self.strict.check("not a url")
+        }
+    }
+}
