@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,11 +11,19 @@ import Darwin
 /// Plain POSIX calls rather than `Data(contentsOf:)`: Foundation's errors on Linux are long multi-line texts,
 /// `strerror` gives "No such file or directory", "Permission denied", "Is a directory".
 enum FileIO {
-    /// The file's bytes; fails with `cannot read: <reason>`.
-    static func read(_ path: String) throws -> Data {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// The most bytes an input is read to unless a command says otherwise: 100 MB, the library's limit for
+    /// downloads and `file://` URLs (`FileTransport.defaultMaxBytes`), so `fetch` and `info` accept the same files.
+    static let defaultInputLimit = FileTransport.defaultMaxBytes
+
+    /// The bytes of the file, device or pipe at `path` (`-`: standard input), in 64 KiB chunks and never more
+    /// than `limit`; fails with `cannot read: <reason>` or `larger than the <limit>-byte input limit` (naming
+    /// `limitOption`, the flag that raises it, when there is one).
+    ///
+    /// The size a file reports is not trusted: devices and pipes report 0, and `/dev/zero` never ends.
+    static func read(_ path: String, limit: Int, limitOption: String? = nil) throws -> Data {
+        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(path, "cannot read") }
-        defer { close(fd) }
+        defer { if fd != STDIN_FILENO { close(fd) } }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -24,6 +33,10 @@ enum FileIO {
                 throw failure(path, "cannot read")
             }
             if count == 0 { return data }
+            guard data.count + count <= limit else {
+                let raise = limitOption.map { ": raise it with \($0)" } ?? ""
+                throw CLIFailure(subject: path, reason: "larger than the \(limit)-byte input limit" + raise)
+            }
             data.append(contentsOf: chunk[0..<count])
         }
     }
