@@ -59,14 +59,19 @@ extension DiskCache {
     /// their own (under the key plus `#SwiftWebImage.validators`): at most 1 KB of `E:`/`L:` lines.
     ///
     /// No image format starts with `E:` or `L:`. Such files are never counted, listed or trimmed as entries,
-    /// and ``removeExpiredData()`` deletes them.
+    /// and ``removeExpiredData()`` deletes them. Looking leaves the file's access time (the cache's LRU date)
+    /// as it was: the kernel's `relatime` would otherwise move it to now.
     public static func isLegacyValidatorFile(atPath path: String, size: Int) -> Bool {
         guard size >= 2, size <= legacyValidatorFileLimit else { return false }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return false }
         var prefix: (UInt8, UInt8) = (0, 0)
         let count = withUnsafeMutableBytes(of: &prefix) { Glibc.read(fd, $0.baseAddress, 2) }
+        var times = [info.st_atim, timespec(tv_sec: 0, tv_nsec: DiskFileIO.utimeOmit)]
+        _ = futimens(fd, &times)
         return count == 2 && (prefix.0 == UInt8(ascii: "E") || prefix.0 == UInt8(ascii: "L"))
             && prefix.1 == UInt8(ascii: ":")
     }

@@ -109,7 +109,7 @@ enum DiskFileIO {
     }
 
     /// `UTIME_OMIT` (a macro Swift does not import): leave this timestamp unchanged.
-    private static let utimeOmit = (1 << 30) - 2
+    static let utimeOmit = (1 << 30) - 2
 
     /// Whether `path` names an existing regular file.
     static func isFile(_ path: String) -> Bool {
