@@ -25,7 +25,8 @@ struct CacheCommand: ParsableCommand {
 
     @OptionGroup var location: CacheLocation
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("trim: the size limit in bytes (default: none).", valueName: "BYTES"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("trim: the size limit in bytes (default: none).", valueName: "BYTES"))
     var maxSize: OptionValue<Int>?
 
     @Option(parsing: .unconditional,
@@ -38,7 +39,9 @@ struct CacheCommand: ParsableCommand {
     func run() throws {
         let path = location.path
         try reportingFailures(subject: path) {
-            let maxSize = try maxSize?.value("--max-size", about: path, hint: "give a byte count of 0 or more") { $0 >= 0 }
+            let maxSize = try maxSize?.value("--max-size", about: path, hint: "give a byte count of 0 or more") {
+                $0 >= 0
+            }
             let maxAge = try maxAge?.value("--max-age", about: path, hint: "give a number of seconds") { $0.isFinite }
             if (maxSize != nil || maxAge != nil) && action != .trim {
                 throw CLIFailure(subject: path, reason: "--max-size and --max-age only apply to 'trim'")

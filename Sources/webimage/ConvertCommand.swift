@@ -54,7 +54,9 @@ struct ConvertCommand: ParsableCommand {
 
     /// The encode options from the flags; bad values fail naming the output file.
     private func encodeOptions(animated: Bool) throws -> ImageEncodeOptions {
-        let quality = try quality?.value("--quality", about: output, hint: OptionHint.quality) { (0...1).contains($0) }
+        let quality = try quality?.value("--quality", about: output, hint: OptionHint.quality) {
+            (0...1).contains($0)
+        }
         let maxPixelSize = try maxPixelSize?.value("--max-pixel-size", about: output, hint: OptionHint.size)
         let maxFileSize = try maxFileSize?.value("--max-file-size", about: output, hint: OptionHint.byteCount) { $0 > 0 }
         return ImageEncodeOptions(quality: quality ?? 1, lossless: lossless, maxPixelSize: maxPixelSize,

@@ -56,7 +56,8 @@ struct PrefetchCommand: AsyncParsableCommand {
     }
 
     /// Runs one prefetcher batch and waits for it; invalid URLs are reported and counted as skipped.
-    private func prefetch(_ all: [String], configuration: ImageDownloader.Configuration, cache: ImageCache) async -> Summary {
+    private func prefetch(_ all: [String], configuration: ImageDownloader.Configuration,
+                          cache: ImageCache) async -> Summary {
         let valid = all.compactMap(URLArgument.parse)
         for text in all where URLArgument.parse(text) == nil {
             Console.error("webimage: \(text): \(WebImageError.invalidURL(text).description)")

@@ -7,10 +7,12 @@ import WebImage
 /// request's `totalTimeout` limit the whole download, however steadily a server drips.
 @Suite struct TotalTimeoutTests {
     /// 1,000 bytes at one byte per 200 ms: 200 s of body, never idle for long.
-    private static let drip = TestResponse(body: testImage(payload: 1_000), behavior: .drip(chunkSize: 1, interval: .milliseconds(200)))
+    private static let drip = TestResponse(body: testImage(payload: 1_000),
+                                           behavior: .drip(chunkSize: 1, interval: .milliseconds(200)))
 
     @Test func aDrippingServerIsCutAtTheConfiguredTotalTimeout() async throws {
-        let configuration = ImageDownloader.Configuration(downloadTimeout: .seconds(15), totalDownloadTimeout: .seconds(1))
+        let configuration = ImageDownloader.Configuration(downloadTimeout: .seconds(15),
+                                                          totalDownloadTimeout: .seconds(1))
         try await withLoader(configuration) { server, downloader in
             server.route("/drip", Self.drip)
             let (result, seconds) = await timedLoad(downloader, ImageDownloadRequest(url: server.url("/drip")))
@@ -42,7 +44,8 @@ import WebImage
 
     /// Each gap (250 ms) is shorter than the idle timeout (1 s), the whole body (≈ 2 s) longer: it completes.
     @Test func theIdleTimeoutStillCountsOnlyTheGapsBetweenBytes() async throws {
-        let configuration = ImageDownloader.Configuration(downloadTimeout: .seconds(1), totalDownloadTimeout: .seconds(60))
+        let configuration = ImageDownloader.Configuration(downloadTimeout: .seconds(1),
+                                                          totalDownloadTimeout: .seconds(60))
         try await withLoader(configuration) { server, downloader in
             let body = testImage(payload: 80)
             server.route("/slow", TestResponse(body: body, behavior: .drip(chunkSize: body.count / 8 + 1,

@@ -10,7 +10,7 @@ import Glibc
 extension DiskCache {
     /// The extended attribute holding an entry's validators.
     static let validatorsAttributeName = "user.swiftwebimage.validators"
-    /// The longest file the old layout wrote for validators (two header lines); see ``isLegacyValidatorFile(atPath:size:)``.
+    /// The longest validator file of the old layout (two header lines): ``isLegacyValidatorFile(atPath:size:)``.
     static let legacyValidatorFileLimit = 1024
 
     /// The HTTP validators kept with the entry for `key`, or nil (no entry, or none kept).

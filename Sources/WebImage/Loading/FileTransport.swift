@@ -48,8 +48,8 @@ public struct FileTransport: ImageTransport {
         let path = url.path
         try BoundedFileReader.withFile(path) { fd, size in
             if let size, size > maxBytes { throw WebImageError.responseTooLarge(limit: maxBytes) }
-            handler.didReceive(TransportResponseHead(status: nil, headers: size.map { [("Content-Length", String($0))] } ?? [],
-                                                     url: url))
+            let length = size.map { [("Content-Length", String($0))] } ?? []
+            handler.didReceive(TransportResponseHead(status: nil, headers: length, url: url))
             var chunk = [UInt8](repeating: 0, count: chunkSize)
             var total = 0
             while !task.isCancelled {
