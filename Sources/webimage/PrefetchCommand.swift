@@ -81,7 +81,8 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     /// The non-empty, non-comment lines of `path` (`-`: stdin), read up to ``FileIO/defaultInputLimit``.
     static func readList(_ path: String) throws -> [String] {
-        let data = try FileIO.read(path, limit: FileIO.defaultInputLimit)
+        let data = path == "-" ? try FileIO.readStandardInput(limit: FileIO.defaultInputLimit)
+                               : try FileIO.read(path, limit: FileIO.defaultInputLimit)
         return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }

@@ -18,6 +18,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path("x.pam")))
     }
 
+    @Test func prefetchReadsItsURLListWithinTheLimit() async throws {
+        let dir = try TemporaryDirectory()
+        let result = try await CLIRunner.run(["prefetch", "--from", "/dev/zero", "--cache-dir", dir.path("c")],
+                                             timeout: 120)
+        #expect(result.exitedNormally && result.status == 1)
+        #expect(result.stderrLines == ["webimage: /dev/zero: larger than the 100000000-byte input limit"])
+    }
+
     @Test func aLowerLimitAppliesToDevicesAndFiles() async throws {
         let result = try await CLIRunner.run(["info", "/dev/urandom", "--max-input-bytes", "100000"], timeout: 60)
         #expect(result.status == 1)
