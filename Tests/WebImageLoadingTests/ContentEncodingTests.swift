@@ -59,6 +59,16 @@ import WebImage
         }
     }
 
+    /// Ratio 0 turns decoding off: nothing is asked for, and an encoded body reaches the decoder as is (1001).
+    @Test func ratioZeroTurnsDecodingOff() async throws {
+        try await withLoader(ImageDownloader.Configuration(maxDecompressionRatio: 0)) { server, downloader in
+            server.route("/a", TestResponse(headers: [("Content-Encoding", "gzip")], body: ContentEncoding.gzip(testImage())))
+            let result = await load(downloader, ImageDownloadRequest(url: server.url("/a")))
+            #expect(code(result) == 1001, "\(result)")
+            #expect(server.requests(for: "/a").first?.header("Accept-Encoding") == nil)
+        }
+    }
+
     @Test func corruptEncodedBodiesAreUnusableResponses() async throws {
         try await withLoader { server, downloader in
             server.route("/bad", TestResponse(headers: [("Content-Encoding", "gzip")], body: testImage()))
