@@ -25,12 +25,13 @@ struct CacheCommand: ParsableCommand {
 
     @OptionGroup var location: CacheLocation
 
-    @Option(help: ArgumentHelp("trim: the size limit in bytes (default: none).", valueName: "BYTES"))
-    var maxSize: Int?
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("trim: the size limit in bytes (default: none).", valueName: "BYTES"))
+    var maxSize: OptionValue<Int>?
 
-    @Option(help: ArgumentHelp("trim: the age limit in seconds since last use (default 604800).",
-                               valueName: "SECONDS"))
-    var maxAge: Double?
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("trim: the age limit in seconds since last use (default 604800).", valueName: "SECONDS"))
+    var maxAge: OptionValue<Double>?
 
     @Flag(help: "Print JSON (ls: one object per line).")
     var json = false
@@ -38,9 +39,10 @@ struct CacheCommand: ParsableCommand {
     func run() throws {
         let path = location.path
         try reportingFailures(subject: path) {
-            if let maxSize, maxSize < 0 {
-                throw CLIFailure(subject: path, reason: "bad --max-size \(maxSize): give a byte count of 0 or more")
+            let maxSize = try maxSize?.value("--max-size", about: path, hint: "give a byte count of 0 or more") {
+                $0 >= 0
             }
+            let maxAge = try maxAge?.value("--max-age", about: path, hint: "give a number of seconds") { $0.isFinite }
             if (maxSize != nil || maxAge != nil) && action != .trim {
                 throw CLIFailure(subject: path, reason: "--max-size and --max-age only apply to 'trim'")
             }
@@ -50,8 +52,8 @@ struct CacheCommand: ParsableCommand {
                 let stats = CacheStats(path: path, entries: CacheEntry.list(path))
                 try emit(stats, text: stats.text)
             case .ls: try list(path)
-            case .clear: try remove(in: path) { $0.removeAll() }
-            case .trim: try remove(in: path) { $0.removeExpiredData() }
+            case .clear: try remove(in: path, maxSize: nil, maxAge: nil) { $0.removeAll() }
+            case .trim: try remove(in: path, maxSize: maxSize, maxAge: maxAge) { $0.removeExpiredData() }
             }
         }
     }
@@ -69,9 +71,10 @@ struct CacheCommand: ParsableCommand {
     }
 
     /// Runs `body` on the cache (configured with the trim limits) and reports what it removed.
-    private func remove(in path: String, _ body: (DiskCache) -> Void) throws {
+    private func remove(in path: String, maxSize: Int?, maxAge: Double?, _ body: (DiskCache) -> Void) throws {
         let before = CacheEntry.list(path)
-        guard !before.isEmpty else {
+        // Not made by looking: a missing cache stays missing.
+        guard FileManager.default.fileExists(atPath: path) else {
             return try emit(CacheRemoval(before: [], after: []), text: CacheRemoval(before: [], after: []).text)
         }
         var configuration = DiskCache.Configuration()

@@ -21,23 +21,28 @@ struct ConvertCommand: ParsableCommand {
                                valueName: "FORMAT"))
     var format: String?
 
-    @Option(help: ArgumentHelp("Lossy quality from 0 to 1 (JPEG, lossy WebP). Default 1.", valueName: "Q"))
-    var quality: Double?
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Lossy quality from 0 to 1 (JPEG, lossy WebP). Default 1.", valueName: "Q"))
+    var quality: OptionValue<Double>?
 
     @Flag(help: "Encode WebP losslessly.")
     var lossless = false
 
-    @Option(help: ArgumentHelp("Shrink (keeping the aspect ratio) to fit this size.", valueName: "WxH"))
-    var maxPixelSize: PixelSize?
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Shrink (keeping the aspect ratio) to fit this size.", valueName: "WxH"))
+    var maxPixelSize: OptionValue<PixelSize>?
 
-    @Option(help: ArgumentHelp("Pick the highest quality whose output fits in this many bytes.", valueName: "BYTES"))
-    var maxFileSize: Int?
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Pick the highest quality whose output fits in this many bytes.", valueName: "BYTES"))
+    var maxFileSize: OptionValue<Int>?
+
+    @OptionGroup var limits: InputLimit
 
     func run() throws {
         try reportingFailures(subject: input) {
-            let data = try FileIO.read(input)
             let target = try OutputFormat.resolve(format, path: output)
             let options = try encodeOptions(animated: OutputFormat.keepsAnimation(target))
+            let data = try limits.read(input)
             let image = try ImageInput.decode(data, from: input,
                                               options: ImageDecodeOptions(firstFrameOnly: options.firstFrameOnly))
             let bytes = try OutputFormat.encode(image, as: target, options: options, path: output)
@@ -49,12 +54,11 @@ struct ConvertCommand: ParsableCommand {
 
     /// The encode options from the flags; bad values fail naming the output file.
     private func encodeOptions(animated: Bool) throws -> ImageEncodeOptions {
-        if let quality, !(0...1).contains(quality) {
-            throw CLIFailure(subject: output, reason: "bad --quality \(quality): give a number from 0 to 1")
+        let quality = try quality?.value("--quality", about: output, hint: OptionHint.quality) {
+            (0...1).contains($0)
         }
-        if let maxFileSize, maxFileSize <= 0 {
-            throw CLIFailure(subject: output, reason: "bad --max-file-size \(maxFileSize): give a positive byte count")
-        }
+        let maxPixelSize = try maxPixelSize?.value("--max-pixel-size", about: output, hint: OptionHint.size)
+        let maxFileSize = try maxFileSize?.value("--max-file-size", about: output, hint: OptionHint.byteCount) { $0 > 0 }
         return ImageEncodeOptions(quality: quality ?? 1, lossless: lossless, maxPixelSize: maxPixelSize,
                                   maxFileSize: maxFileSize, firstFrameOnly: !animated)
     }

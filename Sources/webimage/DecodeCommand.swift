@@ -17,32 +17,36 @@ struct DecodeCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.pam, .png, .jpg, .gif or .webp).", valueName: "OUT"))
     var output: String
 
-    @Option(help: ArgumentHelp("Decode to fit inside this size (keeping the aspect ratio unless --stretch).",
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Decode to fit inside this size (keeping the aspect ratio unless --stretch).",
                                valueName: "WxH"))
-    var thumbnail: PixelSize?
+    var thumbnail: OptionValue<PixelSize>?
 
     @Flag(help: "With --thumbnail, stretch to exactly WxH instead of keeping the aspect ratio.")
     var stretch = false
 
-    @Option(help: ArgumentHelp("The frame to write (0-based).", valueName: "N"))
-    var frame = 0
+    @Option(parsing: .unconditional, help: ArgumentHelp("The frame to write (0-based).", valueName: "N"))
+    var frame = OptionValue<Int>(argument: "0")
 
     @Flag(help: "Turn the pixels upright by the EXIF orientation.")
     var applyOrientation = false
 
-    @Option(help: ArgumentHelp("Scale down so all frames fit in this many bytes of RGBA.", valueName: "BYTES"))
-    var scaleDownLimit: Int?
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Scale down so all frames fit in this many bytes of RGBA.", valueName: "BYTES"))
+    var scaleDownLimit: OptionValue<Int>?
+
+    @OptionGroup var limits: InputLimit
 
     func run() throws {
         try reportingFailures(subject: file) {
             let kind = try OutputKind(path: output)
-            guard frame >= 0 else { throw CLIFailure(subject: file, reason: "bad --frame \(frame): give 0 or more") }
-            if let scaleDownLimit, scaleDownLimit <= 0 {
-                throw CLIFailure(subject: file, reason: "bad --scale-down-limit \(scaleDownLimit): give a positive byte count")
-            }
+            let thumbnail = try thumbnail?.value("--thumbnail", about: file, hint: OptionHint.size)
+            let frame = try frame.value("--frame", about: file, hint: "give 0 or more") { $0 >= 0 }
+            let scaleDownLimit = try scaleDownLimit?.value("--scale-down-limit", about: file,
+                                                           hint: OptionHint.byteCount) { $0 > 0 }
             let options = ImageDecodeOptions(thumbnailPixelSize: thumbnail, preserveAspectRatio: !stretch,
                                              scaleDownLimitBytes: scaleDownLimit, applyOrientation: applyOrientation)
-            let image = try ImageInput.decode(file, options: options)
+            let image = try ImageInput.decode(file, limit: limits, options: options)
             guard frame < image.frameCount else {
                 throw CLIFailure(subject: file,
                                  error: WebImageError.badImageData(.frameOutOfRange(index: frame, count: image.frameCount)))

@@ -21,8 +21,8 @@ struct FetchCommand: AsyncParsableCommand {
             help: ArgumentHelp("Write each image into this directory.", valueName: "DIR"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Decode as a thumbnail fitting this size.", valueName: "WxH"))
-    var thumbnail: PixelSize?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Decode as a thumbnail fitting this size.", valueName: "WxH"))
+    var thumbnail: OptionValue<PixelSize>?
 
     @Flag(help: "With --thumbnail, stretch to exactly WxH instead of keeping the aspect ratio.")
     var stretch = false
@@ -34,8 +34,8 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With -o, write this format: jpeg, png, gif or webp.", valueName: "FORMAT"))
     var format: String?
 
-    @Option(help: ArgumentHelp("With --format, lossy quality from 0 to 1.", valueName: "Q"))
-    var quality: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --format, lossy quality from 0 to 1.", valueName: "Q"))
+    var quality: OptionValue<Double>?
 
     @Option(help: ArgumentHelp("WebImageOptions names, comma-separated (refreshCached,retryFailed,fromCacheOnly,…).",
                                valueName: "LIST"))
@@ -73,7 +73,7 @@ struct FetchCommand: AsyncParsableCommand {
         if let options { loadOptions.formUnion(try WebImageOptions(parsing: options)) }
         var context = WebImageContext()
         context.transformer = try transform.map(TransformSpec.parse)
-        if let thumbnail {
+        if let thumbnail = try thumbnail?.value("--thumbnail", hint: OptionHint.size) {
             context.decodeOptions.thumbnailPixelSize = thumbnail
             context.decodeOptions.preserveAspectRatio = !stretch
         }
@@ -83,9 +83,7 @@ struct FetchCommand: AsyncParsableCommand {
             context.originalQueryCacheType = .none
             context.originalStoreCacheType = .none
         }
-        if let quality, !(0...1).contains(quality) {
-            throw CLIFailure(subject: "--quality", reason: "bad value \(quality): give a number from 0 to 1")
-        }
+        let quality = try quality?.value("--quality", hint: OptionHint.quality) { (0...1).contains($0) }
         if output == nil, format != nil || quality != nil {
             throw CLIFailure(subject: format != nil ? "--format" : "--quality", reason: "only applies with -o DIR")
         }
@@ -106,7 +104,9 @@ struct FetchCommand: AsyncParsableCommand {
             writer = FetchOutput(directory: output, format: target, quality: quality,
                                  reshaped: thumbnail != nil || transform != nil)
         }
-        return FetchRequest(options: loadOptions, context: context, cache: location.makeImageCache(),
-                            downloader: try network.downloaderConfiguration(), output: writer, json: json)
+        let downloader = try network.downloaderConfiguration()
+        return FetchRequest(options: loadOptions, context: context,
+                            cache: noCache ? location.makeImageCache() : try location.openImageCache(),
+                            downloader: downloader, output: writer, json: json)
     }
 }

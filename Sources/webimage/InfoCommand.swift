@@ -17,9 +17,11 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print one JSON object (sorted keys) instead of text.")
     var json = false
 
+    @OptionGroup var limits: InputLimit
+
     func run() throws {
         try reportingFailures(subject: file) {
-            let summary = ImageSummary(try ImageInput.decode(file, options: ImageDecodeOptions()))
+            let summary = ImageSummary(try ImageInput.decode(file, limit: limits, options: ImageDecodeOptions()))
             print(json ? try JSONOutput.text(summary) : summary.text(file: file))
         }
     }

@@ -30,14 +30,16 @@ struct PrefetchCommand: AsyncParsableCommand {
     func run() async throws {
         let all: [String]
         let configuration: ImageDownloader.Configuration
+        let cache: ImageCache
         do {
             all = urls + (try from.map(Self.readList) ?? [])
             configuration = try network.downloaderConfiguration()
+            cache = try location.openImageCache()
         } catch {
             Console.error(CLIFailure(subject: "prefetch", error: error).description)
             throw ExitCode.failure
         }
-        let summary = await prefetch(all, configuration: configuration)
+        let summary = await prefetch(all, configuration: configuration, cache: cache)
         if json {
             print((try? JSONOutput.text(summary)) ?? "{}")
         } else {
@@ -54,14 +56,15 @@ struct PrefetchCommand: AsyncParsableCommand {
     }
 
     /// Runs one prefetcher batch and waits for it; invalid URLs are reported and counted as skipped.
-    private func prefetch(_ all: [String], configuration: ImageDownloader.Configuration) async -> Summary {
+    private func prefetch(_ all: [String], configuration: ImageDownloader.Configuration,
+                          cache: ImageCache) async -> Summary {
         let valid = all.compactMap(URLArgument.parse)
         for text in all where URLArgument.parse(text) == nil {
             Console.error("webimage: \(text): \(WebImageError.invalidURL(text).description)")
         }
         let downloader = ImageDownloader(configuration: configuration)
-        let prefetcher = ImagePrefetcher(manager: ImageManager(cache: location.makeImageCache(), loader: downloader))
-        prefetcher.maxConcurrentPrefetchCount = network.concurrency
+        let prefetcher = ImagePrefetcher(manager: ImageManager(cache: cache, loader: downloader))
+        prefetcher.maxConcurrentPrefetchCount = configuration.maxConcurrentDownloads
         prefetcher.options = [.lowPriority, .waitStoreCache]
         let display = ProgressDisplay(total: all.count, overallLabel: "prefetched", enabled: !json)
         for index in 0..<(all.count - valid.count) { display.finish(index, skipped: true) }
@@ -76,9 +79,10 @@ struct PrefetchCommand: AsyncParsableCommand {
         return Summary(total: all.count, prefetched: all.count - totalSkipped, skipped: totalSkipped)
     }
 
-    /// The non-empty, non-comment lines of `path` (`-`: stdin).
+    /// The non-empty, non-comment lines of `path` (`-`: stdin), read up to ``FileIO/defaultInputLimit``.
     static func readList(_ path: String) throws -> [String] {
-        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try FileIO.read(path)
+        let data = path == "-" ? try FileIO.readStandardInput(limit: FileIO.defaultInputLimit)
+                               : try FileIO.read(path, limit: FileIO.defaultInputLimit)
         return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }

@@ -99,6 +99,6 @@ import WebImage
         let base = fixture.base, disk = fixture.disk
         let result = try await CLIRunner.run(["cache", "trim", "--cache-dir", base, "--namespace", "ns", "--max-size=-5"])
         #expect(result.status == 1)
-        #expect(result.stderrLines == ["webimage: \(disk.directory.path): bad --max-size -5: give a byte count of 0 or more"])
+        #expect(result.stderrLines == ["webimage: \(disk.directory.path): bad --max-size '-5': give a byte count of 0 or more"])
     }
 }

@@ -129,11 +129,9 @@ import Testing
         #expect(line.hasSuffix("frame 14 out of range (the image has 14)"))
     }
 
+    /// Bad option values are one-line failures too (``OptionValueTests``); only a malformed line is the parser's.
     @Test func malformedSyntaxIsRejectedByTheParser() async throws {
-        let dir = try TemporaryDirectory()
-        for arguments in [["decode", CLITestPaths.testWebP, "-o", dir.path("x.pam"), "--thumbnail", "400"],
-                          ["decode", CLITestPaths.testWebP, "-o", dir.path("x.pam"), "--thumbnail", "0x10"],
-                          ["decode", CLITestPaths.testWebP], ["info"], ["bogus-command"]] {
+        for arguments in [["decode", CLITestPaths.testWebP], ["info"], ["bogus-command"]] {
             let result = try await CLIRunner.run(arguments, timeout: 60)
             #expect(result.status != 0, "\(arguments)")
             #expect(result.stderr.contains("Usage:") || result.stderr.contains("Error:"), "\(arguments)")

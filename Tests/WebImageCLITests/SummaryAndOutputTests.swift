@@ -92,9 +92,15 @@ import WebImage
         let path = dir.path("data.bin")
         let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try FileIO.write(bytes, to: path)
-        #expect(try FileIO.read(path) == bytes)
+        #expect(try FileIO.read(path, limit: bytes.count) == bytes)
         do {
-            _ = try FileIO.read(dir.path("none"))
+            _ = try FileIO.read(path, limit: bytes.count - 1, limitOption: "--max-input-bytes")
+            Issue.record("expected a failure")
+        } catch let failure as CLIFailure {
+            #expect(failure.reason == "larger than the 199999-byte input limit: raise it with --max-input-bytes")
+        }
+        do {
+            _ = try FileIO.read(dir.path("none"), limit: FileIO.defaultInputLimit)
             Issue.record("expected a failure")
         } catch let failure as CLIFailure {
             #expect(failure.reason == "cannot read: No such file or directory")

@@ -36,13 +36,13 @@ public final class AnimatedImage: AnimatedFrameProvider, Codable {
     }
 
     /// Reads a file; the scale comes from an `@2x`/`@3x` name unless given.
-    public convenience init(contentsOf url: URL, scale: Double? = nil, coders: CodersManager = .shared) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw WebImageError.cacheFailure(path: url.path, reason: "cannot read: \(error.localizedDescription)")
-        }
+    ///
+    /// Reads at most `maxBytes` (default ``FileTransport/defaultMaxBytes``), failing with `responseTooLarge`
+    /// (2101) past it — devices and pipes included — and with `invalidDownloadResponse` (2003) when the file
+    /// cannot be read.
+    public convenience init(contentsOf url: URL, scale: Double? = nil, maxBytes: Int = FileTransport.defaultMaxBytes,
+                            coders: CodersManager = .shared) throws {
+        let data = try BoundedFileReader.readAll(url.path, maxBytes: maxBytes)
         try self.init(data: data, scale: scale, options: ImageDecodeOptions(cacheKey: url.lastPathComponent),
                       coders: coders)
     }

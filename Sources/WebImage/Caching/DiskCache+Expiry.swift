@@ -16,8 +16,9 @@ extension DiskCache {
     /// ones until at most half the limit is used (SDWebImage's `removeExpiredData`).
     ///
     /// Entries older than ``Configuration/maxDiskAge`` (by ``Configuration/expireType``) expire; a negative
-    /// age keeps everything, 0 expires everything. Also removes temporary files abandoned by killed writers
-    /// and extended-data sidecars whose entry is gone.
+    /// age keeps everything, 0 expires everything. Also removes temporary files abandoned by killed writers,
+    /// extended-data and validator sidecars whose entry is gone, and validator files of the old layout
+    /// (``isLegacyValidatorFile(atPath:size:)``).
     public func removeExpiredData() {
         var entries = listEntries()
         if configuration.maxDiskAge >= 0 {
@@ -45,13 +46,16 @@ extension DiskCache {
         index.withLock { $0 = DiskCacheIndex(Array(kept)) }
     }
 
-    /// Every entry file in the directory (hidden temporary and sidecar files excluded); access dates include
-    /// the hits not yet written to disk.
+    /// Every entry file in the directory (hidden temporary and sidecar files and old-layout validator files
+    /// excluded); access dates include the hits not yet written to disk.
     func listEntries() -> [EntryInfo] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
         var listed: [(name: String, attributes: DiskFileIO.Attributes)] = []
         for name in names where !name.hasPrefix(".") {
-            if let attributes = DiskFileIO.attributes(directoryPath + "/" + name) { listed.append((name, attributes)) }
+            let path = directoryPath + "/" + name
+            guard let attributes = DiskFileIO.attributes(path),
+                  !Self.isLegacyValidatorFile(atPath: path, size: attributes.size) else { continue }
+            listed.append((name, attributes))
         }
         return accessLog.withLock { log in
             log.prune(listed: Dictionary(listed.map { ($0.name, $0.attributes.accessed) }, uniquingKeysWith: { $1 }))
@@ -92,6 +96,7 @@ extension DiskCache {
     private func removeFile(_ name: String) {
         unlink(directoryPath + "/" + name)
         unlink(sidecarPath(for: name))
+        unlink(validatorsSidecarPath(for: name))
     }
 
     private func date(of name: String, _ attributes: DiskFileIO.Attributes) -> Date {
@@ -104,16 +109,19 @@ extension DiskCache {
         }
     }
 
-    /// Temporary files of killed writers and sidecars of removed entries.
+    /// Temporary files of killed writers, sidecars of removed entries and old-layout validator files.
     private func removeLeftovers() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
         let abandoned = Date().addingTimeInterval(-Self.abandonedTemporaryAge)
-        for name in names where name.hasPrefix(".") {
+        for name in names {
             let path = directoryPath + "/" + name
-            if name.hasPrefix(DiskFileIO.temporaryPrefix) {
+            if !name.hasPrefix(".") {
+                if let attributes = DiskFileIO.attributes(path),
+                   Self.isLegacyValidatorFile(atPath: path, size: attributes.size) { unlink(path) }
+            } else if name.hasPrefix(DiskFileIO.temporaryPrefix) {
                 if let attributes = DiskFileIO.attributes(path), attributes.modified.date < abandoned { unlink(path) }
-            } else if name.hasSuffix(".extended") {
-                let entry = String(name.dropFirst().dropLast(".extended".count))
+            } else if let suffix = [".extended", ".validators"].first(where: name.hasSuffix) {
+                let entry = String(name.dropFirst().dropLast(suffix.count))
                 if !DiskFileIO.isFile(directoryPath + "/" + entry) { unlink(path) }
             }
         }

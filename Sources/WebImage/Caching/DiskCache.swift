@@ -47,6 +47,23 @@ public final class DiskCache: Sendable {
             .appendingPathComponent(".cache").appendingPathComponent("SwiftWebImage")
     }
 
+    /// Creates the directory if needed and proves an entry can be written there, so a cache that cannot work
+    /// fails up front instead of every store failing quietly.
+    ///
+    /// Writes and removes a one-byte temporary file. Throws ``WebImageError/cacheFailure(path:reason:)`` naming
+    /// the reason (`/proc` is read-only, permission denied, disk full…).
+    public func checkWritable() throws {
+        do {
+            try DiskFileIO.makeDirectory(directoryPath)
+            let probe = directoryPath + "/" + DiskFileIO.temporaryPrefix + "probe-" + UUID().uuidString
+            try DiskFileIO.atomicWrite(Data([0]), to: probe, directory: directoryPath, stamp: DiskFileIO.uniqueStamp(),
+                                       durable: false) { _ in }
+            unlink(probe)
+        } catch let failure as DiskFileIO.Failure {
+            throw WebImageError.cacheFailure(path: directoryPath, reason: failure.message)
+        }
+    }
+
     /// The path the entry for `key` is written to (it may not exist).
     public func path(forKey key: String) -> String {
         directoryPath + "/" + Self.fileName(forKey: key)
@@ -102,6 +119,8 @@ public final class DiskCache: Sendable {
                 try write()
             }
             try updateSidecar(for: name, extendedData: needsSidecar ? extendedData : nil)
+            // Validators describe the bytes they were stored with (the attribute went with the old file).
+            unlink(validatorsSidecarPath(for: name))
         } catch let failure as DiskFileIO.Failure {
             throw WebImageError.cacheFailure(path: target, reason: failure.message)
         }
@@ -118,11 +137,12 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Removes the entry (both names, and its extended data).
+    /// Removes the entry (both names, with its extended data and validators).
     public func removeData(forKey key: String) {
         for name in [Self.fileName(forKey: key), Self.hashedName(forKey: key)] {
             unlink(directoryPath + "/" + name)
             unlink(sidecarPath(for: name))
+            unlink(validatorsSidecarPath(for: name))
             index.withLock { $0?.remove(name) }
             accessLog.withLock { $0.forget(name) }
         }

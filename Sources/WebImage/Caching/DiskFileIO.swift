@@ -109,7 +109,7 @@ enum DiskFileIO {
     }
 
     /// `UTIME_OMIT` (a macro Swift does not import): leave this timestamp unchanged.
-    private static let utimeOmit = (1 << 30) - 2
+    static let utimeOmit = (1 << 30) - 2
 
     /// Whether `path` names an existing regular file.
     static func isFile(_ path: String) -> Bool {
@@ -127,13 +127,17 @@ enum DiskFileIO {
         return (Int(info.st_size), info.st_atim, info.st_mtim)
     }
 
-    /// Creates `path` and its missing parents.
+    /// Creates `path` and its missing parents; the failure names the directory that could not be made and
+    /// `strerror`'s reason (Foundation's text on Linux is a long, vague paragraph).
     static func makeDirectory(_ path: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw Failure(errno: EIO, message: "cannot create the directory \(path): \(error.localizedDescription)")
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else { throw Failure("mkdir", path, errno: EEXIST) }
+            return
         }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeDirectory(parent) }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw Failure("mkdir", path) }
     }
 
     // MARK: Extended attributes

@@ -51,6 +51,7 @@ extension DownloadOperation {
             return (callers, takeSlot(&state), state.machine.isDone)
         }
         guard let callers else { return }
+        cancelDeadline()
         downloader.events.post(.stopped(url))
         if case .success = outcome { downloader.events.post(.finished(url)) }
         if done { downloader.unregister(self) }

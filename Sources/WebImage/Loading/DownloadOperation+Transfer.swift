@@ -17,7 +17,8 @@ extension DownloadOperation {
             }
             head = modified
         }
-        let expected = head.expectedContentLength ?? -1
+        // An encoded body's Content-Length counts encoded bytes, and the transport hands over decoded ones.
+        let expected = head.isContentEncoded ? -1 : head.expectedContentLength ?? -1
         if let error = validate(head, expected: expected) {
             fail(error, attempt: attempt)
             return

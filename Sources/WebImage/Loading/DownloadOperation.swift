@@ -24,6 +24,8 @@ final class DownloadOperation: Sendable {
         /// Counts against the downloader's concurrency limit.
         var holdsSlot = false
         var partial = PartialDecodeState()
+        /// The total-timeout timer while the transfer runs (see ``armDeadline()``).
+        var deadline: (any DispatchSourceTimer)?
     }
 
     let url: URL
@@ -56,6 +58,7 @@ final class DownloadOperation: Sendable {
         guard let started else { return false }
         downloader.events.post(.started(url))
         for handler in started.handlers { handler(0, -1) }
+        armDeadline()
         startTransfer(started.request, attempt: 0)
         return true
     }
@@ -97,6 +100,7 @@ final class DownloadOperation: Sendable {
     }
 
     private func finishCancellation(tasks: [any TransportTask], releasesSlot: Bool, cancelled: Bool, becameDone: Bool) {
+        if cancelled { cancelDeadline() }
         for task in tasks { task.cancel() }
         if cancelled { downloader.events.post(.stopped(url)) }
         if becameDone { downloader.unregister(self) }

@@ -3,8 +3,8 @@ import Foundation
 
 /// One caller's download: the URL, its options, how to decode, and the hooks that rewrite bytes on the way.
 ///
-/// The URL, options, modifiers, decryptor and validators of the **first** caller of a URL shape the shared
-/// network request (as in SDWebImage); the decode options and `progressiveLoad` are each caller's own.
+/// The URL, options, modifiers, decryptor, validators and total timeout of the **first** caller of a URL shape
+/// the shared network request (as in SDWebImage); the decode options and `progressiveLoad` are each caller's own.
 public struct ImageDownloadRequest: Sendable {
     /// The image URL (http, https or file).
     public var url: URL
@@ -22,13 +22,17 @@ public struct ImageDownloadRequest: Sendable {
     public var decryptor: (@Sendable (Data, TransportResponseHead?) -> Data?)?
     /// The `ETag`/`Last-Modified` stored with the cached copy, sent as conditions with ``WebImageDownloaderOptions/refreshCached``.
     public var cachedValidators: HTTPValidators?
+    /// The longest the whole download may take once started; nil uses the downloader's
+    /// ``ImageDownloader/Configuration/totalDownloadTimeout``, zero or less sets no limit. Default nil.
+    public var totalTimeout: Duration?
 
-    /// A request for `url`; every other part defaults to none (full-size decode, no hooks, no validators).
+    /// A request for `url`; every other part defaults to none (full-size decode, no hooks, no validators,
+    /// the downloader's total timeout).
     public init(url: URL, options: WebImageDownloaderOptions = [], decodeOptions: ImageDecodeOptions = ImageDecodeOptions(),
                 requestModifier: (@Sendable (TransportRequest) -> TransportRequest?)? = nil,
                 responseModifier: (@Sendable (TransportResponseHead) -> TransportResponseHead?)? = nil,
                 decryptor: (@Sendable (Data, TransportResponseHead?) -> Data?)? = nil,
-                cachedValidators: HTTPValidators? = nil) {
+                cachedValidators: HTTPValidators? = nil, totalTimeout: Duration? = nil) {
         self.url = url
         self.options = options
         self.decodeOptions = decodeOptions
@@ -36,6 +40,7 @@ public struct ImageDownloadRequest: Sendable {
         self.responseModifier = responseModifier
         self.decryptor = decryptor
         self.cachedValidators = cachedValidators
+        self.totalTimeout = totalTimeout
     }
 }
 

@@ -14,9 +14,16 @@ extension ImageDownloader {
     public struct Configuration: Sendable {
         /// How many downloads run at once. Default 6.
         public var maxConcurrentDownloads: Int
-        /// Give up on a download after this long without connecting or receiving bytes; 0 means 15.
-        /// Default 15 seconds.
+        /// Give up on a download after this long without connecting or receiving bytes (an idle timeout, as
+        /// SDWebImage's); 0 means 15. Default 15 seconds.
         public var downloadTimeout: Duration
+        /// Give up on a download that has not completed this long after it started (leaving the queue): connecting,
+        /// redirects and the whole body together, however steadily bytes arrive (URLSession's resource timeout,
+        /// curl's `--max-time`). Fails with a ``TransportFailure/Kind/timeout`` transport error (2100), which the
+        /// failed-URL list never blocks. Zero or less: no total limit. A request can set its own
+        /// (``ImageDownloadRequest/totalTimeout``). Default 300 seconds: finite, so a server dripping bytes
+        /// cannot hold a download slot forever, and long enough for the 100 MB default size limit at 3 Mbit/s.
+        public var totalDownloadTimeout: Duration
         /// Report progress at most this often; clamped to 0…1 second. Default 0 (every chunk).
         public var minimumProgressInterval: Duration
         /// At most one partial progressive decode per this interval. Default 100 ms.
@@ -35,8 +42,15 @@ extension ImageDownloader {
         public var acceptableStatusCodes: Set<Int>
         /// Media types (`image/png`, lowercased) accepted; nil accepts any. Default nil.
         public var acceptableContentTypes: Set<String>?
-        /// Stop and fail a download whose body grows past this many bytes. Default 100 MB.
+        /// Stop and fail a download whose body grows past this many bytes (counted after `Content-Encoding`
+        /// decoding; `file://` reads stop here too) with `responseTooLarge` (2101). Default 100 MB.
         public var maxResponseBytes: Int
+        /// Bodies sent with `Content-Encoding: gzip` or `deflate` are decoded by the HTTP transport (which asks
+        /// for them with `Accept-Encoding: deflate, gzip`); one inflating to more than this many times its
+        /// compressed size is a decompression bomb and fails with `invalidDownloadResponse` (2003). 0 turns
+        /// decoding off (and stops asking for encoded bodies). Default 25, as AsyncHTTPClient's browser-like
+        /// preset: image formats are compressed already, so their honest encodings inflate about 1×.
+        public var maxDecompressionRatio: Int
         /// Redirects followed before failing with `tooManyRedirects`. Default 10.
         public var redirectLimit: Int
         /// Accept any TLS certificate on every request (testing only). Default false.
@@ -50,15 +64,18 @@ extension ImageDownloader {
 
         /// Settings with every default as documented on each property.
         public init(maxConcurrentDownloads: Int = 6, downloadTimeout: Duration = .seconds(15),
+                    totalDownloadTimeout: Duration = .seconds(300),
                     minimumProgressInterval: Duration = .zero, minimumPartialDecodeInterval: Duration = .milliseconds(100),
                     executionOrder: ExecutionOrder = .fifo,
                     httpHeaders: [(name: String, value: String)] = [("Accept", "image/*,*/*;q=0.8"),
                                                                     ("User-Agent", "SwiftWebImage/\(Configuration.version)")],
                     username: String? = nil, password: String? = nil,
                     acceptableStatusCodes: Set<Int> = Set(200..<300), acceptableContentTypes: Set<String>? = nil,
-                    maxResponseBytes: Int = 100_000_000, redirectLimit: Int = 10, allowInvalidSSLCertificates: Bool = false) {
+                    maxResponseBytes: Int = 100_000_000, maxDecompressionRatio: Int = 25, redirectLimit: Int = 10,
+                    allowInvalidSSLCertificates: Bool = false) {
             self.maxConcurrentDownloads = maxConcurrentDownloads
             self.downloadTimeout = downloadTimeout
+            self.totalDownloadTimeout = totalDownloadTimeout
             self.minimumProgressInterval = minimumProgressInterval
             self.minimumPartialDecodeInterval = minimumPartialDecodeInterval
             self.executionOrder = executionOrder
@@ -68,6 +85,7 @@ extension ImageDownloader {
             self.acceptableStatusCodes = acceptableStatusCodes
             self.acceptableContentTypes = acceptableContentTypes
             self.maxResponseBytes = maxResponseBytes
+            self.maxDecompressionRatio = maxDecompressionRatio
             self.redirectLimit = redirectLimit
             self.allowInvalidSSLCertificates = allowInvalidSSLCertificates
         }

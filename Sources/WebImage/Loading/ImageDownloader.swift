@@ -51,9 +51,10 @@ public final class ImageDownloader: ImageLoading {
                 coders: CodersManager = .shared) {
         self.configuration = configuration
         self.transport = transport ?? RoutingTransport([
-            FileTransport(),
+            FileTransport(maxBytes: configuration.maxResponseBytes),
             HTTPClientTransport(timeout: configuration.effectiveTimeout, redirectLimit: configuration.redirectLimit,
-                                allowInvalidSSLCertificates: configuration.allowInvalidSSLCertificates),
+                                allowInvalidSSLCertificates: configuration.allowInvalidSSLCertificates,
+                                maxDecompressionRatio: configuration.maxDecompressionRatio),
         ])
         self.coders = coders
         registry = Mutex(Registry(queue: DownloadQueue(order: configuration.executionOrder),

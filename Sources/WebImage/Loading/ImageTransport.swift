@@ -86,6 +86,12 @@ public struct TransportResponseHead: Sendable {
         value(forHeader: "Content-Length").flatMap { Int($0.trimmingOptionalWhitespace) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
+    /// Whether the body was sent with a `Content-Encoding` other than `identity` (gzip, deflate…).
+    public var isContentEncoded: Bool {
+        guard let encoding = value(forHeader: "Content-Encoding")?.trimmingOptionalWhitespace else { return false }
+        return !encoding.isEmpty && !encoding.equalsIgnoringASCIICase("identity")
+    }
+
     /// The media type of `Content-Type` without parameters, lowercased (`image/png`), or nil.
     public var mimeType: String? {
         value(forHeader: "Content-Type")?.split(separator: ";").first

@@ -11,6 +11,7 @@ enum TransportErrorMapping {
         if let error = error as? WebImageError { return error }
         if error is CancellationError { return .cancelled }
         if let error = error as? HTTPClientError { return map(error) }
+        if let decoding = contentDecodingFailure(error) { return decoding }
         let message = String(describing: error)
         guard let kind = kind(of: error) else {
             return .transport(TransportFailure(kind: .other, message: message))
@@ -36,6 +37,21 @@ enum TransportErrorMapping {
             kind = .other
         }
         return .transport(TransportFailure(kind: kind, message: error.description))
+    }
+
+    /// A body whose `Content-Encoding` could not be decoded (2003), or nil for any other error.
+    ///
+    /// NIOHTTPCompression is not a direct dependency; its errors are recognised by type name. Its `limit` error
+    /// means the body inflated past ``ImageDownloader/Configuration/maxDecompressionRatio``: a decompression
+    /// bomb, refused as unusable rather than as too large (2101 counts decoded bytes against a byte limit).
+    private static func contentDecodingFailure(_ error: any Error) -> WebImageError? {
+        let typeName = String(reflecting: type(of: error))
+        guard typeName.hasPrefix("NIOHTTPCompression.") else { return nil }
+        if typeName.hasSuffix(".DecompressionError"), String(describing: error) == "limit" {
+            return .invalidDownloadResponse("the gzip/deflate body inflates past the decompression ratio limit "
+                                            + "(maxDecompressionRatio); refused as a decompression bomb")
+        }
+        return .invalidDownloadResponse("cannot decode the gzip/deflate body: \(error)")
     }
 
     /// The kind of a NIO-level error, or nil when it is not one we recognise.

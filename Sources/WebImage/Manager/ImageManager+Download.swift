@@ -24,7 +24,8 @@ extension ImageManager {
         }
         operation.deliverIntermediate(ImageLoadOutcome(image: image, data: cached.data, error: nil,
                                                        cacheType: cached.cacheType, finished: true, url: plan.url))
-        ValidatorStore.readValidators(forKey: plan.originalKey, in: plan.originalCache) { [self] validators in
+        // The validators of the entry being revalidated: the one the cached image came from.
+        ValidatorStore.readValidators(forKey: plan.key, in: plan.cache) { [self] validators in
             guard operation.isRunning else { return }
             startDownload(plan, operation, validators: validators, hasCachedImage: true)
         }
@@ -45,11 +46,9 @@ extension ImageManager {
                 switch result {
                 case .success(let download):
                     if options.contains(.retryFailed) { failedURLs.remove(plan.url.absoluteString) }
-                    if let validators = download.validators {
-                        ValidatorStore.store(validators, forKey: plan.originalKey, in: plan.originalCache)
-                    }
                     finishLoaded(plan, operation, LoadedImage(image: download.image, data: download.data,
-                                                              cacheType: .none, originalStored: false))
+                                                              cacheType: .none, originalStored: false,
+                                                              validators: download.validators))
                 case .failure(.cacheNotModified) where hasCachedImage:
                     operation.finishSilently()
                 case .failure(let error):

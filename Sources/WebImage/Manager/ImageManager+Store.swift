@@ -11,6 +11,8 @@ struct LoadedImage: Sendable {
     var originalStored: Bool
     /// Whether the image is the full key's cached final image: delivered as is, nothing transformed or stored.
     var isFromFullKey = false
+    /// The download's HTTP validators, kept with every disk entry stored from it.
+    var validators: HTTPValidators?
 }
 
 extension ImageManager {
@@ -50,16 +52,22 @@ extension ImageManager {
         if plan.hasDerivedKey, !loaded.originalStored, plan.context.originalStoreCacheType != .none,
            let data = loaded.data {
             let originalImage = loaded.image.isThumbnail ? nil : loaded.image
+            let cacheType = plan.context.originalStoreCacheType
+            let validators = cacheType.includesDisk ? loaded.validators : nil
             stores.append { finished in
                 plan.originalCache.storeImage(originalImage, data: data, forKey: plan.originalKey,
-                                              cacheType: plan.context.originalStoreCacheType) { _ in finished() }
+                                              cacheType: cacheType) { _ in
+                    ValidatorStore.attach(validators, forKey: plan.originalKey, in: plan.originalCache, then: finished)
+                }
             }
         }
         if plan.context.storeCacheType != .none {
             let bytes = storedBytes(plan, loaded, final: final)
+            let validators = plan.context.storeCacheType.includesDisk ? loaded.validators : nil
             stores.append { finished in
-                plan.cache.storeImage(final, data: bytes, forKey: plan.key,
-                                      cacheType: plan.context.storeCacheType) { _ in finished() }
+                plan.cache.storeImage(final, data: bytes, forKey: plan.key, cacheType: plan.context.storeCacheType) { _ in
+                    ValidatorStore.attach(validators, forKey: plan.key, in: plan.cache, then: finished)
+                }
             }
         }
         pending.add(stores.count)

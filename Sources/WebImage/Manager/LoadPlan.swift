@@ -74,6 +74,7 @@ struct LoadPlan: Sendable {
     func downloadRequest(validators: HTTPValidators?) -> ImageDownloadRequest {
         ImageDownloadRequest(url: url, options: downloaderOptions, decodeOptions: decodeOptions,
                              requestModifier: context.requestModifier, responseModifier: context.responseModifier,
-                             decryptor: context.decryptor, cachedValidators: validators)
+                             decryptor: context.decryptor, cachedValidators: validators,
+                             totalTimeout: context.totalDownloadTimeout)
     }
 }

@@ -63,6 +63,9 @@ public struct WebImageContext: Sendable {
     /// The scale-down limit used with ``WebImageOptions/scaleDownLargeImages`` when ``decodeOptions`` sets none.
     /// Default 60 MB of RGBA8 pixels (SDWebImage's default).
     public var scaleDownLimitBytes: Int
+    /// The longest the download may take in all (``ImageDownloadRequest/totalTimeout``). Default nil: the
+    /// loader's own (``ImageDownloader/Configuration/totalDownloadTimeout``).
+    public var totalDownloadTimeout: Duration?
 
     public init(operationKey: String? = nil, customManager: ImageManager? = nil, callbackQueue: DispatchQueue? = nil,
                 imageCache: (any ImageCaching)? = nil, imageLoader: (any ImageLoading)? = nil,
@@ -76,7 +79,7 @@ public struct WebImageContext: Sendable {
                 responseModifier: (@Sendable (TransportResponseHead) -> TransportResponseHead?)? = nil,
                 decryptor: (@Sendable (Data, TransportResponseHead?) -> Data?)? = nil,
                 cacheKeyFilter: ImageCacheKeyFilter? = nil, cacheSerializer: ImageCacheSerializer? = nil,
-                scaleDownLimitBytes: Int = 60 << 20) {
+                scaleDownLimitBytes: Int = 60 << 20, totalDownloadTimeout: Duration? = nil) {
         self.operationKey = operationKey
         self.customManager = customManager
         self.callbackQueue = callbackQueue
@@ -98,6 +101,7 @@ public struct WebImageContext: Sendable {
         self.cacheKeyFilter = cacheKeyFilter
         self.cacheSerializer = cacheSerializer
         self.scaleDownLimitBytes = scaleDownLimitBytes
+        self.totalDownloadTimeout = totalDownloadTimeout
     }
 }
 

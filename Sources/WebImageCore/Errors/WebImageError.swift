@@ -21,7 +21,8 @@ public enum WebImageError: Error, Sendable, CustomStringConvertible, LocalizedEr
     case invalidDownloadStatusCode(Int, headers: [(name: String, value: String)])
     /// 2002: the caller cancelled.
     case cancelled
-    /// 2003: the response is not usable (for example a response modifier returned nil).
+    /// 2003: the response is not usable: a response modifier returned nil, a `file://` file cannot be read, a
+    /// gzip/deflate body cannot be decoded or inflates past the decompression ratio limit.
     case invalidDownloadResponse(String)
     /// 2004: the response's content type is not one of the acceptable ones.
     case invalidDownloadContentType(String?)
@@ -33,7 +34,8 @@ public enum WebImageError: Error, Sendable, CustomStringConvertible, LocalizedEr
     case invalidOption(String)
     /// 2100: the transport failed (timeout, refused or reset connection, TLS…); ``TransportFailure`` says which.
     case transport(TransportFailure)
-    /// 2101: the response body grew past the configured limit; the download was stopped.
+    /// 2101: the response body (decoded bytes; a `file://` file or device too) grew past the configured limit;
+    /// reading was stopped.
     case responseTooLarge(limit: Int)
 
     /// SDWebImage's numeric code for this error.

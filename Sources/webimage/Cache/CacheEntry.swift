@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +9,8 @@ import Darwin
 /// One entry file of a disk cache directory, as `cache ls` and `cache stats` report it.
 ///
 /// Read with `stat` rather than through `DiskCache`, whose listing is internal: entry files are the
-/// directory's non-hidden regular files (temporary files and extended-data sidecars start with a dot).
+/// directory's non-hidden regular files (temporary files and metadata sidecars start with a dot), except the
+/// validator files older versions wrote as entries of their own (`DiskCache.isLegacyValidatorFile`).
 /// The access date is the one the cache itself records on every hit (it sets the file's atime).
 struct CacheEntry: Equatable {
     /// The file name (the MD5 of the key plus the URL's extension, as SDWebImage names them).
@@ -22,8 +24,9 @@ struct CacheEntry: Equatable {
         return names.compactMap { name -> CacheEntry? in
             guard !name.hasPrefix(".") else { return nil }
             var info = stat()
-            guard stat(directory + "/" + name, &info) == 0,
-                  info.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG) else { return nil }
+            let path = directory + "/" + name
+            guard stat(path, &info) == 0, info.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG),
+                  !DiskCache.isLegacyValidatorFile(atPath: path, size: Int(info.st_size)) else { return nil }
             let accessed = Date(timeIntervalSince1970: TimeInterval(info.st_atim.tv_sec)
                                     + TimeInterval(info.st_atim.tv_nsec) / 1e9)
             return CacheEntry(name: name, bytes: Int(info.st_size), accessed: accessed)

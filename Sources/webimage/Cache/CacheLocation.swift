@@ -35,4 +35,16 @@ struct CacheLocation: ParsableArguments {
     func makeImageCache(configuration: ImageCache.Configuration = ImageCache.Configuration()) -> ImageCache {
         ImageCache(namespace: namespace, directory: baseDirectory, configuration: configuration)
     }
+
+    /// ``makeImageCache(configuration:)`` once the directory is proved writable: a cache that cannot store
+    /// would otherwise leave a "successful" run that cached nothing. Fails with one line naming the directory.
+    func openImageCache() throws -> ImageCache {
+        let cache = makeImageCache()
+        do {
+            try cache.diskCache.checkWritable()
+        } catch WebImageError.cacheFailure(_, let reason) {
+            throw CLIFailure(subject: path, reason: "cannot use as the cache directory: \(reason)")
+        }
+        return cache
+    }
 }

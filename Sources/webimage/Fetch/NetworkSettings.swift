@@ -4,26 +4,34 @@ import WebImage
 
 /// `--concurrency`, `--timeout` and `--header`: how `fetch` and `prefetch` download.
 struct NetworkSettings: ParsableArguments {
-    @Option(help: ArgumentHelp("Downloads at once (default 6).", valueName: "N"))
-    var concurrency = 6
+    @Option(parsing: .unconditional, help: ArgumentHelp("Downloads at once.", valueName: "N"))
+    var concurrency = OptionValue<Int>(argument: "6")
 
-    @Option(help: ArgumentHelp("Seconds before a download gives up (default 15).", valueName: "S"))
-    var timeout: Double = 15
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Seconds each download may take in all, from connecting to the last byte, however "
+                               + "steadily bytes arrive (like curl's --max-time). Default: the library's, 300 s in "
+                               + "all and 15 s without any byte.", valueName: "S"))
+    var timeout: OptionValue<Double>?
 
     @Option(name: .customLong("header"),
             help: ArgumentHelp("An HTTP request header, repeatable.", valueName: "'NAME: VALUE'"))
     var headers: [String] = []
 
     /// Checks the numbers and every header up front, failing with one line naming the bad value.
+    ///
+    /// `--timeout S` sets the total timeout to S and the idle timeout to S or the library's 15 s, whichever
+    /// is shorter (a stalled connection still fails early).
     func downloaderConfiguration() throws -> ImageDownloader.Configuration {
-        guard concurrency >= 1 else {
-            throw CLIFailure(subject: "--concurrency", reason: "bad value \(concurrency): give 1 or more")
+        let concurrency = try concurrency.value("--concurrency", hint: "give 1 or more") { $0 >= 1 }
+        var configuration = ImageDownloader.Configuration(maxConcurrentDownloads: concurrency)
+        if let timeout {
+            let seconds = try timeout.value("--timeout", hint: "give a positive number of seconds") {
+                $0 > 0 && $0.isFinite
+            }
+            let total = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
+            configuration.totalDownloadTimeout = total
+            configuration.downloadTimeout = min(total, configuration.downloadTimeout)
         }
-        guard timeout > 0, timeout.isFinite else {
-            throw CLIFailure(subject: "--timeout", reason: "bad value \(timeout): give a positive number of seconds")
-        }
-        var configuration = ImageDownloader.Configuration(maxConcurrentDownloads: concurrency,
-                                                          downloadTimeout: .milliseconds(Int64(timeout * 1000)))
         for header in headers {
             let parts = header.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[0].isEmpty, !parts[0].contains(" ") else {

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,20 +11,41 @@ import Darwin
 /// Plain POSIX calls rather than `Data(contentsOf:)`: Foundation's errors on Linux are long multi-line texts,
 /// `strerror` gives "No such file or directory", "Permission denied", "Is a directory".
 enum FileIO {
-    /// The file's bytes; fails with `cannot read: <reason>`.
-    static func read(_ path: String) throws -> Data {
+    /// The most bytes an input is read to unless a command says otherwise: 100 MB, the library's limit for
+    /// downloads and `file://` URLs (`FileTransport.defaultMaxBytes`), so `fetch` and `info` accept the same files.
+    static let defaultInputLimit = FileTransport.defaultMaxBytes
+
+    /// The bytes of the file, device or pipe at `path`, in 64 KiB chunks and never more than `limit`; fails
+    /// with `cannot read: <reason>` or `larger than the <limit>-byte input limit` (naming `limitOption`, the
+    /// flag that raises it, when there is one).
+    ///
+    /// The size a file reports is not trusted: devices and pipes report 0, and `/dev/zero` never ends.
+    static func read(_ path: String, limit: Int, limitOption: String? = nil) throws -> Data {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(path, "cannot read") }
         defer { close(fd) }
+        return try read(fd, name: path, limit: limit, limitOption: limitOption)
+    }
+
+    /// Standard input, read as ``read(_:limit:limitOption:)`` reads a file; failures name it `-`.
+    static func readStandardInput(limit: Int) throws -> Data {
+        try read(STDIN_FILENO, name: "-", limit: limit, limitOption: nil)
+    }
+
+    private static func read(_ fd: Int32, name: String, limit: Int, limitOption: String?) throws -> Data {
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw failure(path, "cannot read")
+                throw failure(name, "cannot read")
             }
             if count == 0 { return data }
+            guard data.count + count <= limit else {
+                let raise = limitOption.map { ": raise it with \($0)" } ?? ""
+                throw CLIFailure(subject: name, reason: "larger than the \(limit)-byte input limit" + raise)
+            }
             data.append(contentsOf: chunk[0..<count])
         }
     }

@@ -34,7 +34,7 @@ struct DemoServer {
                      ("photo-lossy.webp", "webp lossy"), ("photo-lossless.webp", "webp lossless"),
                      ("animation.webp", "webp animated")]
         for (file, label) in files {
-            guard let data = try? FileIO.read(directory + "/" + file) else { continue }
+            guard let data = try? FileIO.read(directory + "/" + file, limit: FileIO.defaultInputLimit) else { continue }
             server.route("/" + file, TestResponse(headers: [("Content-Type", mimeType(data))], body: data))
             entries.append(Entry(path: "/" + file, label: label))
         }
