@@ -19,9 +19,10 @@ import Testing
     @Test func defaultsAreSharesOfTheAvailableMemoryWithCaps() {
         #expect(MemoryBudget.memoryCacheCost(available: 24 * Self.gib) == 128 << 20)
         #expect(MemoryBudget.memoryCacheCost(available: 512 << 20) == (512 << 20) / 10)
-        #expect(MemoryBudget.maxResponseBytes(available: 24 * Self.gib) == 100 << 20)
+        #expect(MemoryBudget.maxResponseBytes(available: 24 * Self.gib) == 100_000_000)
         #expect(MemoryBudget.maxResponseBytes(available: 512 << 20) == (512 << 20) / 20)
-        #expect(MemoryBudget.maxResponseBytes(available: 64 << 20) == 8 << 20)
+        #expect(MemoryBudget.maxResponseBytes(available: 64 << 20) == 8_000_000)
+        #expect(ImageDownloader.Configuration().maxResponseBytes == MemoryBudget.defaultMaxResponseBytes)
         #expect(MemoryBudget.available > 0 && MemoryBudget.available <= Int(clamping: ProcessInfo.processInfo.physicalMemory))
     }
 

@@ -20,12 +20,12 @@ public enum MemoryBudget {
         min(max(0, available) / 10, 128 << 20)
     }
 
-    /// The default largest response the downloader accepts: 5 % of ``available``, between 8 MiB and 100 MiB.
+    /// The default largest response the downloader accepts: 5 % of ``available``, between 8 MB and 100 MB.
     public static var defaultMaxResponseBytes: Int { maxResponseBytes(available: available) }
 
-    /// The response-size limit for a process with `available` bytes: 5 %, between 8 MiB and 100 MiB.
+    /// The response-size limit for a process with `available` bytes: 5 %, between 8 MB and 100 MB.
     public static func maxResponseBytes(available: Int) -> Int {
-        min(max(max(0, available) / 20, 8 << 20), 100 << 20)
+        min(max(max(0, available) / 20, 8_000_000), 100_000_000)
     }
 
     /// The lower of `physical` and every cgroup limit text that is a positive number ("max", an empty or

@@ -43,7 +43,9 @@ extension ImageDownloader {
         /// Media types (`image/png`, lowercased) accepted; nil accepts any. Default nil.
         public var acceptableContentTypes: Set<String>?
         /// Stop and fail a download whose body grows past this many bytes (counted after `Content-Encoding`
-        /// decoding; `file://` reads stop here too) with `responseTooLarge` (2101). Default 100 MB.
+        /// decoding; `file://` reads stop here too) with `responseTooLarge` (2101). Default
+        /// ``MemoryBudget/defaultMaxResponseBytes``: 5 % of the memory available to the process, between 8 MB
+        /// and 100 MB (100 MB on a machine with 2 GB or more). 0 or less refuses every non-empty body.
         public var maxResponseBytes: Int
         /// Bodies sent with `Content-Encoding: gzip` or `deflate` are decoded by the HTTP transport (which asks
         /// for them with `Accept-Encoding: deflate, gzip`); one inflating to more than this many times its
@@ -71,7 +73,8 @@ extension ImageDownloader {
                                                                     ("User-Agent", "SwiftWebImage/\(Configuration.version)")],
                     username: String? = nil, password: String? = nil,
                     acceptableStatusCodes: Set<Int> = Set(200..<300), acceptableContentTypes: Set<String>? = nil,
-                    maxResponseBytes: Int = 100_000_000, maxDecompressionRatio: Int = 25, redirectLimit: Int = 10,
+                    maxResponseBytes: Int = MemoryBudget.defaultMaxResponseBytes, maxDecompressionRatio: Int = 25,
+                    redirectLimit: Int = 10,
                     allowInvalidSSLCertificates: Bool = false) {
             self.maxConcurrentDownloads = maxConcurrentDownloads
             self.downloadTimeout = downloadTimeout
