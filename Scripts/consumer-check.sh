@@ -12,4 +12,4 @@ git -C "$upstream" tag -f 0.1.0 >/dev/null
 cd "$consumer"
 rm -f Package.resolved
 swift build
-swift run consumer
+swift run Consumer
