@@ -10,6 +10,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("disk-cache", CacheBenchmarks.runDisk),
     ("loader", LoaderBenchmarks.run),
     ("manager", ManagerBenchmarks.run),
+    ("end-to-end", EndToEndBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
