@@ -46,6 +46,11 @@ let package = Package(
                                                  .product(name: "NIOCore", package: "swift-nio"),
                                                  .product(name: "NIOHTTP1", package: "swift-nio"),
                                                  .product(name: "NIOPosix", package: "swift-nio")]),
+        // The shared cache tier: an ImageCaching over a small RESP client on SwiftNIO.
+        .target(name: "WebImageRedis", dependencies: ["WebImage",
+                                                      .product(name: "Crypto", package: "swift-crypto"),
+                                                      .product(name: "NIOCore", package: "swift-nio"),
+                                                      .product(name: "NIOPosix", package: "swift-nio")]),
         // The image service as a library: URL parsing, signatures, source policy (mountable in any server).
         .target(name: "WebImageServer", dependencies: ["WebImage", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "webimage",
@@ -79,6 +84,7 @@ let package = Package(
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer"]),
+        .testTarget(name: "WebImageRedisTests", dependencies: ["WebImageRedis", "TestSupport"]),
         // Extension points used as an app would: plain `import WebImage`, never `@testable`.
         .testTarget(name: "WebImagePublicAPITests", dependencies: ["WebImage", "TestSupport"]),
     ]

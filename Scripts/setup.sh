@@ -3,12 +3,13 @@
 # work on a fresh Debian machine and cost nothing once the libraries are there).
 set -euo pipefail
 
-packages=(pkg-config zlib1g-dev libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev)
+# redis-server: the shared-tier tests start their own instance on a free loopback port.
+packages=(pkg-config zlib1g-dev libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev redis-server)
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 \
         && pkg-config --exists zlib libturbojpeg libpng16 libwebp libwebpdemux libwebpmux \
-        && [ -f /usr/include/jpeglib.h ] && [ -f /usr/include/gif_lib.h ]
+        && [ -f /usr/include/jpeglib.h ] && [ -f /usr/include/gif_lib.h ] && [ -x /usr/bin/redis-server ]
 }
 
 if have_all; then exit 0; fi

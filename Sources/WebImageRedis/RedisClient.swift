@@ -1,0 +1,183 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A small Redis client over SwiftNIO: a fixed set of pooled connections to one server, RESP2, pipelining,
+/// a deadline on every call and a circuit breaker.
+///
+/// Behind ``RedisCommanding`` so a maintained client can replace it. Connections are made on first use
+/// (with `AUTH` and `SELECT` as the endpoint asks) and again after they are lost; a call that misses its
+/// deadline closes its connection, so a hung server cannot pile up waiting replies.
+public final class RedisClient: RedisCommanding {
+    /// How the client talks to its server.
+    public struct Configuration: Sendable {
+        /// Connections kept to the server, used in turn. Default 2.
+        public var connections: Int
+        /// The most a call may take, connecting included. Default 50 ms.
+        public var deadline: Duration
+        /// Failures in a row before calls are refused for ``breakerOpenDuration``. Default 3.
+        public var breakerFailureThreshold: Int
+        /// How long calls are refused once the breaker opens. Default 5 s.
+        public var breakerOpenDuration: Duration
+        /// Limits on what the server may send. Default ``RESPParser/init(maxBulkBytes:maxArrayCount:maxDepth:maxLineBytes:)``'s.
+        public var parser: RESPParser
+
+        public init(connections: Int = 2, deadline: Duration = .milliseconds(50), breakerFailureThreshold: Int = 3,
+                    breakerOpenDuration: Duration = .seconds(5), parser: RESPParser = RESPParser()) {
+            self.connections = max(1, connections)
+            self.deadline = deadline
+            self.breakerFailureThreshold = breakerFailureThreshold
+            self.breakerOpenDuration = breakerOpenDuration
+            self.parser = parser
+        }
+    }
+
+    public let endpoint: RedisEndpoint
+    public let configuration: Configuration
+    private let group: any EventLoopGroup
+    private let state: Mutex<(slots: [EventLoopFuture<any Channel>?], next: Int, breaker: CircuitBreaker, closed: Bool)>
+
+    public init(endpoint: RedisEndpoint, configuration: Configuration = Configuration(),
+                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        self.endpoint = endpoint
+        self.configuration = configuration
+        self.group = group
+        state = Mutex((Array(repeating: nil, count: configuration.connections), 0,
+                       CircuitBreaker(failureThreshold: configuration.breakerFailureThreshold,
+                                      openDuration: configuration.breakerOpenDuration), false))
+    }
+
+    /// Whether the breaker is refusing calls after repeated failures.
+    public var isAvailable: Bool { state.withLock { !$0.breaker.isOpen } }
+
+    public func send(_ commands: [[[UInt8]]]) async throws(RedisError) -> [RESPValue] {
+        guard !commands.isEmpty else { return [] }
+        let allowed = state.withLock { !$0.closed && $0.breaker.allowsCall() }
+        guard allowed else { throw .unavailable }
+        let result = await withDeadline(commands)
+        state.withLock { state in
+            switch result {
+            case .success: state.breaker.recordSuccess()
+            case .failure(.serverError): state.breaker.recordSuccess()
+            case .failure: state.breaker.recordFailure()
+            }
+        }
+        return try result.get()
+    }
+
+    /// Closes every connection; later calls fail with ``RedisError/unavailable``.
+    public func close() async {
+        let slots = state.withLock { state in
+            state.closed = true
+            defer { state.slots = state.slots.map { _ in nil } }
+            return state.slots.compactMap { $0 }
+        }
+        for slot in slots { try? await slot.get().close() }
+    }
+
+    /// Runs the commands on a pooled connection, failing with ``RedisError/timeout`` at the deadline.
+    private func withDeadline(_ commands: [[[UInt8]]]) async -> Result<[RESPValue], RedisError> {
+        let (index, channelFuture) = connection()
+        let eventLoop = channelFuture.eventLoop
+        let outcome = eventLoop.makePromise(of: [RESPValue].self)
+        let timeout = eventLoop.scheduleTask(in: TimeAmount(configuration.deadline)) {
+            outcome.fail(RedisError.timeout)
+            self.discard(index, channelFuture)
+        }
+        channelFuture.flatMap { channel -> EventLoopFuture<[RESPValue]> in
+            let replies = commands.map { parts -> EventLoopFuture<RESPValue> in
+                let promise = eventLoop.makePromise(of: RESPValue.self)
+                channel.write(RedisCommand(parts: parts, promise: promise), promise: nil)
+                return promise.futureResult
+            }
+            channel.flush()
+            return EventLoopFuture.whenAllSucceed(replies, on: eventLoop)
+        }.whenComplete { result in
+            timeout.cancel()
+            outcome.completeWith(result)
+        }
+        do {
+            return .success(try await outcome.futureResult.get())
+        } catch let error as RedisError {
+            return .failure(error)
+        } catch {
+            return .failure(.connectionFailed("\(error)"))
+        }
+    }
+
+    /// The next slot's connection, connecting when it has none.
+    private func connection() -> (Int, EventLoopFuture<any Channel>) {
+        let (index, existing, fresh) = state.withLock { state -> (Int, EventLoopFuture<any Channel>?, EventLoopFuture<any Channel>?) in
+            let index = state.next % state.slots.count
+            state.next &+= 1
+            if let existing = state.slots[index] { return (index, existing, nil) }
+            let future = connect()
+            state.slots[index] = future
+            return (index, nil, future)
+        }
+        if let existing { return (index, existing) }
+        let future = fresh!
+        // Registered outside the lock: a callback that runs at once must be able to take it.
+        future.whenComplete { [weak self] result in
+            switch result {
+            case .success(let channel):
+                channel.closeFuture.whenComplete { [weak self] _ in self?.discard(index, future) }
+            case .failure:
+                self?.discard(index, future)
+            }
+        }
+        return (index, future)
+    }
+
+    /// Forgets slot `index`'s connection if it is still `future`, and closes it.
+    private func discard(_ index: Int, _ future: EventLoopFuture<any Channel>) {
+        let removed = state.withLock { state -> Bool in
+            guard let current = state.slots[index], current === future else { return false }
+            state.slots[index] = nil
+            return true
+        }
+        if removed { future.whenSuccess { $0.close(promise: nil) } }
+    }
+
+    private func connect() -> EventLoopFuture<any Channel> {
+        let parser = configuration.parser, endpoint = endpoint
+        return ClientBootstrap(group: group)
+            .connectTimeout(TimeAmount(configuration.deadline))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(RESPDecoder(parser: parser)))
+                    try channel.pipeline.syncOperations.addHandler(RedisCommandHandler())
+                }
+            }
+            .connect(host: endpoint.host, port: endpoint.port)
+            .flatMapErrorThrowing { error -> any Channel in
+                throw RedisError.connectionFailed("\(endpoint.host):\(endpoint.port): \(error)")
+            }
+            .flatMap { channel in Self.handshake(channel, endpoint: endpoint) }
+    }
+
+    /// `AUTH` and `SELECT` before the connection is used; an error reply closes it.
+    private static func handshake(_ channel: any Channel, endpoint: RedisEndpoint) -> EventLoopFuture<any Channel> {
+        var commands: [[[UInt8]]] = []
+        if let password = endpoint.password { commands.append([Array("AUTH".utf8), Array(password.utf8)]) }
+        if endpoint.database != 0 { commands.append([Array("SELECT".utf8), Array("\(endpoint.database)".utf8)]) }
+        guard !commands.isEmpty else { return channel.eventLoop.makeSucceededFuture(channel) }
+        let replies = commands.map { parts -> EventLoopFuture<RESPValue> in
+            let promise = channel.eventLoop.makePromise(of: RESPValue.self)
+            channel.write(RedisCommand(parts: parts, promise: promise), promise: nil)
+            return promise.futureResult
+        }
+        channel.flush()
+        return EventLoopFuture.whenAllSucceed(replies, on: channel.eventLoop).flatMapThrowing { values in
+            for value in values {
+                if case .error(let message) = value {
+                    channel.close(promise: nil)
+                    throw RedisError.serverError(message)
+                }
+            }
+            return channel
+        }
+    }
+}
+

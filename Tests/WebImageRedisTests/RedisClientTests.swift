@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import WebImageRedis
+
+/// The client against a real `redis-server`, and against broken and hung servers.
+@Suite(.serialized) struct RedisClientTests {
+    @Test func setGetDeletePingAndExpiry() async throws {
+        let server = try await RedisServerProcess.start()
+        defer { server.stop() }
+        let client = RedisClient(endpoint: server.endpoint, configuration: .init(deadline: .seconds(2)))
+        try await client.ping()
+        #expect(try await client.get("missing") == nil)
+        try await client.set("k", value: [0, 1, 2, 255])
+        #expect(try await client.get("k") == [0, 1, 2, 255])
+        #expect(try await client.delete(["k", "other"]) == 1)
+        #expect(try await client.get("k") == nil)
+        try await client.set("short", value: [1], expiry: .milliseconds(100))
+        #expect(try await client.get("short") == [1])
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await client.get("short") == nil)
+        await client.close()
+    }
+
+    @Test func pipelinedAndConcurrentCallsGetTheirOwnReplies() async throws {
+        let server = try await RedisServerProcess.start()
+        defer { server.stop() }
+        let client = RedisClient(endpoint: server.endpoint, configuration: .init(deadline: .seconds(5)))
+        let sets = (0..<50).map { [Array("SET".utf8), Array("key\($0)".utf8), Array("value\($0)".utf8)] }
+        let replies = try await client.send(sets)
+        #expect(replies.count == 50 && replies.allSatisfy { $0 == .simpleString("OK") })
+        let values = try await withThrowingTaskGroup(of: (Int, [UInt8]?).self) { group in
+            for index in 0..<200 { group.addTask { (index, try await client.get("key\(index % 50)")) } }
+            var values: [Int: [UInt8]?] = [:]
+            for try await (index, value) in group { values[index] = value }
+            return values
+        }
+        #expect(values.count == 200 && values.allSatisfy { $0.value == Array("value\($0.key % 50)".utf8) })
+        await client.close()
+    }
+
+    @Test func authAndDatabaseSelection() async throws {
+        let server = try await RedisServerProcess.start(password: "s3cret")
+        defer { server.stop() }
+        var endpoint = server.endpoint
+        endpoint.database = 3
+        let client = RedisClient(endpoint: endpoint, configuration: .init(deadline: .seconds(2)))
+        try await client.set("k", value: [7])
+        #expect(try await client.command(["DBSIZE"]) == .integer(1))
+        let wrong = RedisClient(endpoint: RedisEndpoint(host: "127.0.0.1", port: server.port, password: "nope"),
+                                configuration: .init(deadline: .seconds(2)))
+        await #expect(throws: RedisError.self) { try await wrong.get("k") }
+        let none = RedisClient(endpoint: RedisEndpoint(host: "127.0.0.1", port: server.port), configuration: .init(deadline: .seconds(2)))
+        await #expect(throws: RedisError.self) { try await none.get("k") }
+        await client.close()
+        await wrong.close()
+        await none.close()
+    }
+
+    @Test func garbageFromTheServerIsATypedErrorAndTheClientRecovers() async throws {
+        let fake = try await FakeRedisServer.start(reply: Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8))
+        let client = RedisClient(endpoint: fake.endpoint, configuration: .init(deadline: .seconds(2), breakerFailureThreshold: 100))
+        for _ in 0..<3 {
+            await #expect(throws: RedisError.protocolError("unknown reply type byte 72")) { try await client.get("k") }
+        }
+        let huge = try await FakeRedisServer.start(reply: Array("$999999999999\r\n".utf8))
+        let greedy = RedisClient(endpoint: huge.endpoint, configuration: .init(deadline: .seconds(2)))
+        await #expect(throws: RedisError.self) { try await greedy.get("k") }
+        await client.close()
+        await greedy.close()
+        await fake.stop()
+        await huge.stop()
+    }
+
+    @Test func aHungOrDeadServerCostsTheDeadlineThenTheBreakerOpens() async throws {
+        let hung = try await FakeRedisServer.start(reply: nil)
+        let client = RedisClient(endpoint: hung.endpoint,
+                                 configuration: .init(deadline: .milliseconds(100), breakerFailureThreshold: 2,
+                                                      breakerOpenDuration: .seconds(30)))
+        let start = ContinuousClock.now
+        await #expect(throws: RedisError.timeout) { try await client.get("k") }
+        await #expect(throws: RedisError.timeout) { try await client.get("k") }
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(!client.isAvailable)
+        await #expect(throws: RedisError.unavailable) { try await client.get("k") }
+        let dead = RedisClient(endpoint: RedisEndpoint(host: "127.0.0.1", port: try RedisServerProcess.freePort()),
+                               configuration: .init(deadline: .seconds(2)))
+        await #expect(throws: RedisError.self) { try await dead.get("k") }
+        await client.close()
+        await dead.close()
+        await hung.stop()
+    }
+
+    @Test func aBreakerClosesAgainAfterASuccessfulTrial() {
+        var breaker = CircuitBreaker(failureThreshold: 2, openDuration: .seconds(1))
+        let start = ContinuousClock.now
+        breaker.recordFailure(at: start)
+        let stillClosed = breaker.allowsCall(at: start)
+        breaker.recordFailure(at: start)
+        let whileOpen = breaker.allowsCall(at: start + .milliseconds(500))
+        let trial = breaker.allowsCall(at: start + .seconds(2))
+        let secondDuringTrial = breaker.allowsCall(at: start + .seconds(2))
+        breaker.recordSuccess()
+        let afterSuccess = breaker.allowsCall(at: start + .seconds(2))
+        #expect(stillClosed && !whileOpen && trial && !secondDuringTrial && afterSuccess && !breaker.isOpen)
+    }
+
+    @Test func endpointsParseFromURLs() {
+        #expect(RedisEndpoint(url: "redis://cache:6380/2") == RedisEndpoint(host: "cache", port: 6380, database: 2))
+        #expect(RedisEndpoint(url: "redis://:pw@127.0.0.1") == RedisEndpoint(host: "127.0.0.1", password: "pw"))
+        #expect(RedisEndpoint(url: "redis://[::1]:7000") == RedisEndpoint(host: "::1", port: 7000))
+        for bad in ["http://x", "redis://", "redis://h:0", "redis://h:99999", "redis://h/x", "redis://h/-1"] {
+            #expect(RedisEndpoint(url: bad) == nil, "\(bad)")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import WebImageRedis
+
+/// A real `redis-server` on 127.0.0.1 and a free port, started for one test and stopped after it (no
+/// persistence). Debian's `redis-server` package provides it; `make test` installs it.
+final class RedisServerProcess: Sendable {
+    let port: Int
+    let password: String?
+    private let process: Process
+
+    private init(port: Int, password: String?, process: Process) {
+        self.port = port
+        self.password = password
+        self.process = process
+    }
+
+    var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: port, password: password) }
+
+    static func start(password: String? = nil) async throws -> RedisServerProcess {
+        let port = try freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+        process.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                             "--protected-mode", "no", "--dir", FileManager.default.temporaryDirectory.path]
+            + (password.map { ["--requirepass", $0] } ?? [])
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let server = RedisServerProcess(port: port, password: password, process: process)
+        let client = RedisClient(endpoint: server.endpoint, configuration: .init(deadline: .seconds(1), breakerFailureThreshold: 1_000))
+        for _ in 0..<200 {
+            if (try? await client.ping()) != nil {
+                await client.close()
+                return server
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        await client.close()
+        server.stop()
+        throw RedisError.connectionFailed("redis-server did not start on port \(port)")
+    }
+
+    /// Kills the server: SIGKILL, because a child can inherit a blocked SIGTERM from the test runner's thread.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// A port nothing listens on right now (bound, read, released).
+    static func freePort() throws -> Int {
+        let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).wait()
+        defer { try? channel.close().wait() }
+        guard let port = channel.localAddress?.port else { throw RedisError.connectionFailed("no free port") }
+        return port
+    }
+}
+
+/// A TCP server that accepts connections and answers every read with fixed bytes, or never answers:
+/// a broken or hung Redis.
+final class FakeRedisServer: Sendable {
+    let channel: any Channel
+    var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: channel.localAddress?.port ?? 0) }
+
+    private init(channel: any Channel) {
+        self.channel = channel
+    }
+
+    /// `reply` nil: read and never answer.
+    static func start(reply: [UInt8]?) async throws -> FakeRedisServer {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Answer(reply: reply)) }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        return FakeRedisServer(channel: channel)
+    }
+
+    func stop() async {
+        try? await channel.close()
+    }
+
+    private final class Answer: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let reply: [UInt8]?
+
+        init(reply: [UInt8]?) {
+            self.reply = reply
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard let reply else { return }
+            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: reply)), promise: nil)
+        }
+    }
+}
