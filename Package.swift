@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // System libraries (Debian -dev packages, found through pkg-config).
@@ -43,9 +45,12 @@ let package = Package(
                                                  .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                  .product(name: "NIOCore", package: "swift-nio"),
                                                  .product(name: "NIOHTTP1", package: "swift-nio"),
-                                                 .product(name: "NIOPosix", package: "swift-nio")]),
+                                                 .product(name: "NIOPosix", package: "swift-nio"),
+                                                 .product(name: "Logging", package: "swift-log"),
+                                                 .product(name: "Metrics", package: "swift-metrics")]),
         .executableTarget(name: "webimage",
                           dependencies: ["WebImage", "LoopbackServer", "CTurboJPEG",
+                                         .product(name: "Logging", package: "swift-log"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],),
 
         .executableTarget(name: "webimage-benchmarks",
@@ -73,6 +78,12 @@ let package = Package(
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "TestSupport"]),
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
+        // Logs and metrics of real loads, through a recording log handler and MetricsTestKit's factory.
+        .testTarget(name: "WebImageObservabilityTests",
+                    dependencies: ["WebImage", "TestSupport",
+                                   .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "Metrics", package: "swift-metrics"),
+                                   .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // Extension points used as an app would: plain `import WebImage`, never `@testable`.
         .testTarget(name: "WebImagePublicAPITests", dependencies: ["WebImage", "TestSupport"]),
     ]

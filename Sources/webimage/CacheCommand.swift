@@ -35,7 +35,10 @@ struct CacheCommand: ParsableCommand {
     @Flag(help: "Print JSON (ls: one object per line).")
     var json = false
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
+        logging.bootstrap()
         let path = location.path
         try reportingFailures(subject: path) {
             if let maxSize, maxSize < 0 {

@@ -24,6 +24,9 @@ final class DownloadOperation: Sendable {
         /// Counts against the downloader's concurrency limit.
         var holdsSlot = false
         var partial = PartialDecodeState()
+        /// When the transfer started (`DispatchTime` uptime nanoseconds), for the first-byte and total timers.
+        var startedAt: UInt64 = 0
+        var firstByteRecorded = false
     }
 
     let url: URL
@@ -50,10 +53,12 @@ final class DownloadOperation: Sendable {
         let started: (request: TransportRequest, handlers: [ImageDownloader.ProgressHandler])? = state.withLock { state in
             guard state.machine.start() else { return nil }
             state.holdsSlot = true
+            state.startedAt = DispatchTime.now().uptimeNanoseconds
             _ = state.progress.milestone(received: 0, expected: -1, now: .now)
             return (state.transportRequest, state.machine.callers.compactMap(\.progress))
         }
         guard let started else { return false }
+        reportStarted()
         downloader.events.post(.started(url))
         for handler in started.handlers { handler(0, -1) }
         startTransfer(started.request, attempt: 0)
@@ -98,7 +103,10 @@ final class DownloadOperation: Sendable {
 
     private func finishCancellation(tasks: [any TransportTask], releasesSlot: Bool, cancelled: Bool, becameDone: Bool) {
         for task in tasks { task.cancel() }
-        if cancelled { downloader.events.post(.stopped(url)) }
+        if cancelled {
+            reportCancelled()
+            downloader.events.post(.stopped(url))
+        }
         if becameDone { downloader.unregister(self) }
         if releasesSlot { downloader.releaseSlot() }
     }
