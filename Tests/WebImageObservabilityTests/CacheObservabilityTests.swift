@@ -64,7 +64,9 @@ import WebImage
     @Test("a write over the disk size limit trims the oldest entries: counted, logged at info, bytes recorded")
     func diskTrimIsCounted() async throws {
         try await withCache({ $0.maxDiskSize = 2_500 }) { cache, logs, metrics in
-            for key in ["a", "b", "c", "d"] { try await cache.storeImageDataToDisk(Data(repeating: 7, count: 1_000), forKey: key) }
+            for key in ["a", "b", "c", "d"] {
+                try await cache.storeImageDataToDisk(Data(repeating: 7, count: 1_000), forKey: key)
+            }
             let evictions = [(M.Dimension.tier, M.Tier.disk), (M.Dimension.reason, M.Reason.limit)]
             // The third write reached 3,000 bytes: trimmed to at most half the limit, keeping "c".
             #expect(try metrics.expectCounter(M.cacheEvictions, evictions).totalValue == 2)
@@ -84,7 +86,9 @@ import WebImage
     @Test("expiry removes old entries: counted, logged at info; a run with nothing to remove logs at debug")
     func expiryIsCounted() async throws {
         try await withCache({ $0.maxDiskAge = 0 }) { cache, logs, metrics in
-            for key in ["a", "b", "c"] { try await cache.storeImageDataToDisk(Data(repeating: 1, count: 100), forKey: key) }
+            for key in ["a", "b", "c"] {
+                try await cache.storeImageDataToDisk(Data(repeating: 1, count: 100), forKey: key)
+            }
             await cache.deleteOldFiles()
             await cache.deleteOldFiles()
             let evictions = [(M.Dimension.tier, M.Tier.disk), (M.Dimension.reason, M.Reason.expired)]

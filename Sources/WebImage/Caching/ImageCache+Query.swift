@@ -35,7 +35,8 @@ extension ImageCache {
                            completion: @escaping @Sendable (ImageCacheQueryResult) -> Void) -> CacheToken {
         guard let key, cacheType != .none else { return answerNow(.miss, completion) }
         if cacheType.includesMemory {
-            if let image = memoryImage(forKey: key, options: options), image.matches(decodeOptions: context.decodeOptions) {
+            if let image = memoryImage(forKey: key, options: options),
+               image.matches(decodeOptions: context.decodeOptions) {
                 instruments.memoryHits.increment()
                 instruments.traceMemoryHit(key: key)
                 return answerMemoryHit(image, key: key, options: options, cacheType: cacheType, completion: completion)

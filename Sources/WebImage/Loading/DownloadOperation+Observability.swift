@@ -51,7 +51,8 @@ extension DownloadOperation {
         switch outcome {
         case .success(let body):
             logger.debug("download finished",
-                         metadata: ["url": "\(url.absoluteString)", "status": "\(body.head?.status.map(String.init) ?? "-")",
+                         metadata: ["url": "\(url.absoluteString)",
+                                    "status": "\(body.head?.status.map(String.init) ?? "-")",
                                     "bytes": "\(body.data.count)", "durationMs": "\(Self.milliseconds(elapsed))"])
         case .failure(let error):
             switch error {

@@ -8,10 +8,12 @@ import WebImageCore
 ///
 /// With swift-metrics' no-op factory nothing is timed at all: not even the clock is read.
 final class CodingTimers: Sendable {
+    private typealias Timers = Mutex<[ImageFormat: CoreMetrics.Timer]>
+
     private let factory: any MetricsFactory
     private let isEnabled: Bool
-    private let decodeTimers = Mutex<[ImageFormat: CoreMetrics.Timer]>([:])
-    private let encodeTimers = Mutex<[ImageFormat: CoreMetrics.Timer]>([:])
+    private let decodeTimers = Timers([:])
+    private let encodeTimers = Timers([:])
 
     init(factory: any MetricsFactory) {
         self.factory = factory
@@ -36,13 +38,12 @@ final class CodingTimers: Sendable {
         return data
     }
 
-    private func record(since start: UInt64, format: ImageFormat, in timers: borrowing Mutex<[ImageFormat: CoreMetrics.Timer]>,
-                        label: String) {
+    private func record(since start: UInt64, format: ImageFormat, in timers: borrowing Timers, label: String) {
         let elapsed = DispatchTime.now().uptimeNanoseconds - start
         let timer = timers.withLock { timers in
             if let timer = timers[format] { return timer }
-            let timer = CoreMetrics.Timer(label: label, dimensions: [(WebImageMetrics.Dimension.format, format.rawValue)],
-                                          factory: factory)
+            let dimensions = [(WebImageMetrics.Dimension.format, format.rawValue)]
+            let timer = CoreMetrics.Timer(label: label, dimensions: dimensions, factory: factory)
             timers[format] = timer
             return timer
         }

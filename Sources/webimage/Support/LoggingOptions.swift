@@ -7,8 +7,7 @@ import Synchronization
 /// Default `error`: the commands report each failed URL themselves, so the library's warnings (a 404, bytes
 /// that do not decode) would only repeat them; disk write failures still show.
 struct LoggingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Library log level on stderr: trace, debug, info, notice, warning, error or critical.",
-                               valueName: "LEVEL"))
+    @Option(help: ArgumentHelp("What the library logs on stderr, from this level up.", valueName: "LEVEL"))
     var logLevel: Logger.Level = .error
 
     /// Routes every logger made from now on to stderr at ``logLevel``. Call it first in `run()`: the library's

@@ -25,7 +25,8 @@ struct ObservedPipeline {
     }
 
     /// Loads `url` through the manager; the error's code on failure.
-    func load(_ url: URL, options: WebImageOptions = [.waitStoreCache]) async -> Result<ImageLoadResult, WebImageError> {
+    func load(_ url: URL, options: WebImageOptions = [.waitStoreCache])
+        async -> Result<ImageLoadResult, WebImageError> {
         do {
             return .success(try await manager.image(for: url, options: options))
         } catch {
