@@ -26,6 +26,7 @@ public final class DiskCache: Sendable {
     let index = Mutex<DiskCacheIndex?>(nil)
     /// Hits not yet written into the files' access times.
     let accessLog = Mutex(DiskCacheAccessLog())
+    /// The logger and metrics of ``Configuration/logger`` and ``Configuration/metricsFactory``.
     let instruments: DiskCacheInstruments
 
     /// The extended attribute holding an entry's extended data.

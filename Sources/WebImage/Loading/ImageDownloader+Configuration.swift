@@ -17,7 +17,7 @@ extension ImageDownloader {
         /// Where the downloader logs: starts, joins, finishes and cancellations at `debug` (URL, status, bytes,
         /// duration), failures at `warning` with their ``WebImageError/code``. Default
         /// `Logger(label: "SwiftWebImage.ImageDownloader")`. Set it after `init`.
-        public var logger = Logger(label: "SwiftWebImage.ImageDownloader")
+        public var logger: Logger = Logger(label: "SwiftWebImage.ImageDownloader")
         /// Where the downloader's metrics (``WebImageMetrics``) are made, once, when the downloader is. Default
         /// `MetricsSystem.factory` as it is when this configuration is made. Set it after `init`.
         public var metricsFactory: any MetricsFactory = MetricsSystem.factory
