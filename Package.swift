@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // System libraries (Debian -dev packages, found through pkg-config).
@@ -45,7 +47,9 @@ let package = Package(
                                                  .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                  .product(name: "NIOCore", package: "swift-nio"),
                                                  .product(name: "NIOHTTP1", package: "swift-nio"),
-                                                 .product(name: "NIOPosix", package: "swift-nio")]),
+                                                 .product(name: "NIOPosix", package: "swift-nio"),
+                                                 .product(name: "Logging", package: "swift-log"),
+                                                 .product(name: "Metrics", package: "swift-metrics")]),
         // The shared cache tier: an ImageCaching over a small RESP client on SwiftNIO.
         .target(name: "WebImageRedis", dependencies: ["WebImage",
                                                       .product(name: "Crypto", package: "swift-crypto"),
@@ -55,6 +59,7 @@ let package = Package(
         .target(name: "WebImageServer", dependencies: ["WebImage", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "webimage",
                           dependencies: ["WebImage", "LoopbackServer", "CTurboJPEG",
+                                         .product(name: "Logging", package: "swift-log"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],),
 
         .executableTarget(name: "webimage-benchmarks",
@@ -85,6 +90,12 @@ let package = Package(
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer"]),
         .testTarget(name: "WebImageRedisTests", dependencies: ["WebImageRedis", "TestSupport"]),
+        // Logs and metrics of real loads, through a recording log handler and MetricsTestKit's factory.
+        .testTarget(name: "WebImageObservabilityTests",
+                    dependencies: ["WebImage", "TestSupport",
+                                   .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "Metrics", package: "swift-metrics"),
+                                   .product(name: "MetricsTestKit", package: "swift-metrics")]),
         // Extension points used as an app would: plain `import WebImage`, never `@testable`.
         .testTarget(name: "WebImagePublicAPITests", dependencies: ["WebImage", "TestSupport"]),
     ]

@@ -37,6 +37,8 @@ public struct TestResponse: Sendable {
     public var etag: String?
     /// When set, sent as `Last-Modified`; a request whose `If-Modified-Since` matches gets 304 with no body.
     public var lastModified: String?
+    /// When set, nothing is sent (not even the delay starts) until the gate opens. Default nil.
+    public var gate: TestGate?
 
     /// A response; every part defaults to a plain, immediate 200 with an empty body.
     public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: Data = Data(),

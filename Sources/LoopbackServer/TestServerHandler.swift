@@ -37,14 +37,27 @@ final class TestServerHandler: ChannelInboundHandler, RemovableChannelHandler {
             let request = RecordedRequest(method: head.method.rawValue, path: path, uri: head.uri,
                                           headers: head.headers.map { ($0.name, $0.value) })
             let response = server.record(request).resolved(for: request)
-            let loop = context.eventLoop.assumeIsolated()
-            if response.delay > .zero {
-                _ = loop.scheduleTask(in: Self.timeAmount(response.delay)) {
-                    self.respond(response, isHead: head.method == .HEAD, context: context)
-                }
-            } else {
-                respond(response, isHead: head.method == .HEAD, context: context)
+            let isHead = head.method == .HEAD
+            guard let gate = response.gate else {
+                answer(response, isHead: isHead, context: context)
+                return
             }
+            let eventLoop = context.eventLoop
+            let held = NIOLoopBound((handler: self, context: context), eventLoop: eventLoop)
+            gate.whenOpen {
+                eventLoop.execute { held.value.handler.answer(response, isHead: isHead, context: held.value.context) }
+            }
+        }
+    }
+
+    /// Answers after the response's delay, if any.
+    private func answer(_ response: TestResponse, isHead: Bool, context: ChannelHandlerContext) {
+        guard response.delay > .zero else {
+            respond(response, isHead: isHead, context: context)
+            return
+        }
+        _ = context.eventLoop.assumeIsolated().scheduleTask(in: Self.timeAmount(response.delay)) {
+            self.respond(response, isHead: isHead, context: context)
         }
     }
 

@@ -36,7 +36,10 @@ struct CacheCommand: ParsableCommand {
     @Flag(help: "Print JSON (ls: one object per line).")
     var json = false
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
+        logging.bootstrap()
         let path = location.path
         try reportingFailures(subject: path) {
             let maxSize = try maxSize?.value("--max-size", about: path, hint: "give a byte count of 0 or more") {

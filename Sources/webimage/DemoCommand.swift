@@ -18,7 +18,10 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Directory for the demo's files.", valueName: "DIR"))
     var out = "webimage-demo"
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.bootstrap()
         do {
             try FileIO.makeDirectory(out)
         } catch {

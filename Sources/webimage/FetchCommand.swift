@@ -51,7 +51,10 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per URL (no progress bars).")
     var json = false
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.bootstrap()
         let request: FetchRequest
         do {
             request = try makeRequest()

@@ -27,7 +27,10 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Flag(help: "Print the summary as JSON (no progress bar).")
     var json = false
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.bootstrap()
         let all: [String]
         let configuration: ImageDownloader.Configuration
         let cache: ImageCache

@@ -23,20 +23,24 @@ extension DiskCache {
         var entries = listEntries()
         if configuration.maxDiskAge >= 0 {
             let cutoff = Date().addingTimeInterval(-configuration.maxDiskAge)
-            for entry in entries where entry.date <= cutoff { removeFile(entry.name) }
+            let expired = entries.filter { $0.date <= cutoff }
+            for entry in expired { removeFile(entry.name) }
             entries.removeAll { $0.date <= cutoff }
+            reportExpiry(removed: expired, remaining: entries)
         }
         if configuration.maxDiskSize > 0, entries.reduce(0, { $0 + $1.size }) > configuration.maxDiskSize {
             trim(entries, toSize: configuration.maxDiskSize / 2)
         } else {
             index.withLock { $0 = DiskCacheIndex(entries) }
+            instruments.bytes.record(entries.reduce(0) { $0 + $1.size })
         }
         removeLeftovers()
     }
 
     /// Deletes the oldest of `entries` (by the expire type's date) until the rest total at most `size`.
     func trim(_ entries: [EntryInfo], toSize size: Int) {
-        var total = entries.reduce(0) { $0 + $1.size }
+        let before = entries.reduce(0) { $0 + $1.size }
+        var total = before
         var kept = entries.sorted { $0.date < $1.date }[...]
         while total > size, let oldest = kept.first {
             removeFile(oldest.name)
@@ -44,6 +48,7 @@ extension DiskCache {
             kept = kept.dropFirst()
         }
         index.withLock { $0 = DiskCacheIndex(Array(kept)) }
+        reportTrim(removed: entries.count - kept.count, freed: before - total, remaining: total, target: size)
     }
 
     /// Every entry file in the directory (hidden temporary and sidecar files and old-layout validator files

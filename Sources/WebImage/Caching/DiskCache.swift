@@ -26,6 +26,8 @@ public final class DiskCache: Sendable {
     let index = Mutex<DiskCacheIndex?>(nil)
     /// Hits not yet written into the files' access times.
     let accessLog = Mutex(DiskCacheAccessLog())
+    /// The logger and metrics of ``Configuration/logger`` and ``Configuration/metricsFactory``.
+    let instruments: DiskCacheInstruments
 
     /// The extended attribute holding an entry's extended data.
     static let extendedAttributeName = "user.swiftwebimage.extended"
@@ -35,6 +37,7 @@ public final class DiskCache: Sendable {
         self.directory = directory.standardizedFileURL
         self.configuration = configuration
         directoryPath = self.directory.path
+        instruments = DiskCacheInstruments(logger: configuration.logger, factory: configuration.metricsFactory)
         try? DiskFileIO.makeDirectory(directoryPath)
     }
 
@@ -122,7 +125,7 @@ public final class DiskCache: Sendable {
             // Validators describe the bytes they were stored with (the attribute went with the old file).
             unlink(validatorsSidecarPath(for: name))
         } catch let failure as DiskFileIO.Failure {
-            throw WebImageError.cacheFailure(path: target, reason: failure.message)
+            throw reportWriteFailure(.cacheFailure(path: target, reason: failure.message), key: key)
         }
         accessLog.withLock { $0.forget(name) }
         recordWrite(name, size: data.count)
@@ -154,11 +157,14 @@ public final class DiskCache: Sendable {
         for name in names { unlink(directoryPath + "/" + name) }
         index.withLock { $0 = DiskCacheIndex() }
         accessLog.withLock { $0.forgetAll() }
+        reportCleared(files: names.count)
     }
 
     /// The bytes all entries take (a fresh listing of the directory).
     public func totalSize() -> Int {
-        refreshIndex().reduce(0) { $0 + $1.size }
+        let total = refreshIndex().reduce(0) { $0 + $1.size }
+        instruments.bytes.record(total)
+        return total
     }
 
     /// The number of entries (a fresh listing of the directory).
@@ -183,13 +189,14 @@ public final class DiskCache: Sendable {
     private func recordWrite(_ name: String, size: Int) {
         let limit = configuration.maxDiskSize
         guard limit > 0 else { return }
-        let isOver = index.withLock { index -> Bool in
+        let total = index.withLock { index -> Int in
             var current = index ?? DiskCacheIndex(listEntries())
             current.record(name, size: size)
             index = current
-            return current.totalSize > limit
+            return current.totalSize
         }
-        if isOver { trim(listEntries(), toSize: limit / 2) }
+        instruments.bytes.record(total)
+        if total > limit { trim(listEntries(), toSize: limit / 2) }
     }
 
     @discardableResult

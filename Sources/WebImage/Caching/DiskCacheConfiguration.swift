@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import Metrics
 
 /// Which file date decides an entry's age for expiry and size trimming (SDWebImage's `SDImageCacheConfigExpireType`).
 public enum DiskCacheExpireType: Sendable, Hashable {
@@ -41,6 +43,22 @@ extension DiskCache {
         /// extended attributes the cache falls back to a hidden sidecar file by itself. False always uses
         /// the sidecar.
         public var useExtendedAttributes: Bool
+        /// Where the disk cache logs trims and expiry (`info` when entries go), and write failures (`error`).
+        /// Default `Logger(label: "SwiftWebImage.DiskCache")`; an ``ImageCache`` passes its own. Set it after
+        /// `init`; not part of `==`.
+        public var logger: Logger {
+            get { _logger.value }
+            set { _logger.value = newValue }
+        }
+        /// Where the disk cache's evictions, bytes and write failures (``WebImageMetrics``) are made. Default
+        /// `MetricsSystem.factory` as it is when this configuration is made; an ``ImageCache`` passes its own.
+        /// Set it after `init`; not part of `==`.
+        public var metricsFactory: any MetricsFactory {
+            get { _metricsFactory.value }
+            set { _metricsFactory.value = newValue }
+        }
+        private var _logger = IgnoredInEquality(Logger(label: "SwiftWebImage.DiskCache"))
+        private var _metricsFactory = IgnoredInEquality<any MetricsFactory>(MetricsSystem.factory)
 
         public init(maxDiskAge: TimeInterval = 7 * 24 * 3600, maxDiskSize: Int = 0,
                     expireType: DiskCacheExpireType = .accessDate, writingOptions: DiskWritingOptions = [],

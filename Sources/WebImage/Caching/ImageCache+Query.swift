@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// One disk read-and-decode that concurrent queries share: the key and everything that shapes the result.
 struct DiskQuery: Hashable, Sendable {
@@ -33,9 +34,14 @@ extension ImageCache {
                            cacheType: ImageCacheType = .all,
                            completion: @escaping @Sendable (ImageCacheQueryResult) -> Void) -> CacheToken {
         guard let key, cacheType != .none else { return answerNow(.miss, completion) }
-        if cacheType.includesMemory, let image = memoryImage(forKey: key, options: options),
-           image.matches(decodeOptions: context.decodeOptions) {
-            return answerMemoryHit(image, key: key, options: options, cacheType: cacheType, completion: completion)
+        if cacheType.includesMemory {
+            if let image = memoryImage(forKey: key, options: options),
+               image.matches(decodeOptions: context.decodeOptions) {
+                instruments.memoryHits.increment()
+                instruments.traceMemoryHit(key: key)
+                return answerMemoryHit(image, key: key, options: options, cacheType: cacheType, completion: completion)
+            }
+            instruments.memoryMisses.increment()
         }
         guard cacheType.includesDisk else { return answerNow(.miss, completion) }
         var decodeOptions = context.decodeOptions ?? ImageDecodeOptions(cacheKey: key)
@@ -44,7 +50,7 @@ extension ImageCache {
                               writesBackToMemory: context.storeCacheType.includesMemory
                                   && configuration.shouldCacheImagesInMemory)
         if options.contains(.queryDiskDataSync) {
-            return answerNow(io.sync { lookUpOnDisk(query) }, completion)
+            return answerNow(countDisk(io.sync { lookUpOnDisk(query) }), completion)
         }
         let token = CacheToken { completion(.miss) }
         let isFirst = inflight.withLock { inflight -> Bool in
@@ -88,19 +94,39 @@ extension ImageCache {
         var result = ImageCacheQueryResult.miss
         if anyoneWaiting { result = lookUpOnDisk(query) }
         let waiters = inflight.withLock { $0.removeValue(forKey: query) ?? [] }
-        for waiter in waiters where waiter.token.complete() { waiter.completion(result) }
+        for waiter in waiters where waiter.token.complete() { waiter.completion(countDisk(result)) }
+    }
+
+    /// Counts a disk query's answer to one caller as a disk hit or miss.
+    private func countDisk(_ result: ImageCacheQueryResult) -> ImageCacheQueryResult {
+        (result.cacheType == .disk ? instruments.diskHits : instruments.diskMisses).increment()
+        return result
     }
 
     /// Reads, decodes and writes back one disk entry; deletes entries that are not images.
     func lookUpOnDisk(_ query: DiskQuery) -> ImageCacheQueryResult {
-        guard let data = diskCache.data(forKey: query.key) else { return .miss }
+        let logger = instruments.logger
+        guard let data = diskCache.data(forKey: query.key) else {
+            logger.debug("disk cache miss", metadata: ["key": "\(query.key)"])
+            return .miss
+        }
         do {
-            var image = try coders.decode(data, options: query.decodeOptions)
+            var image = try instruments.coding.timeDecode { try coders.decode(data, options: query.decodeOptions) }
             if let extended = diskCache.extendedData(forKey: query.key) { image = image.with(extendedData: extended) }
             if query.writesBackToMemory { memoryCache.setImage(image, forKey: query.key) }
+            logger.debug("disk cache hit", metadata: ["key": "\(query.key)", "bytes": "\(data.count)",
+                                                      "format": "\(image.format.rawValue)"])
             return ImageCacheQueryResult(image: image, data: data, cacheType: .disk)
         } catch {
-            if Self.isCorruptEntry(error) { diskCache.removeData(forKey: query.key) }
+            let failure = error as? WebImageError ?? .badImageData(.corrupt(String(describing: error)))
+            if Self.isCorruptEntry(error) {
+                diskCache.removeData(forKey: query.key)
+                logger.warning("removed a disk cache entry that does not decode",
+                               metadata: ["key": "\(query.key)", "code": "\(failure.code)", "error": "\(failure)"])
+            } else {
+                logger.debug("disk cache entry not decodable with these options",
+                             metadata: ["key": "\(query.key)", "code": "\(failure.code)", "error": "\(failure)"])
+            }
             return .miss
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension ImageCache {
     /// Removes `key` from memory (at once) and/or disk (on the I/O queue).
@@ -28,6 +29,7 @@ extension ImageCache {
     /// Empties the memory cache, weakly held images included.
     public func clearMemory() {
         memoryCache.removeAll()
+        instruments.logger.debug("memory cache cleared")
     }
 
     /// Deletes every disk entry (on the I/O queue).

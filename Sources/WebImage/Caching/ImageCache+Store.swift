@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension ImageCache {
     /// Stores `image` under `key`: in memory before returning, on disk on the I/O queue.
@@ -15,6 +16,7 @@ extension ImageCache {
         guard let key, image != nil || data != nil else { return answerNow(nil, completion) }
         if cacheType.includesMemory, configuration.shouldCacheImagesInMemory, let image {
             memoryCache.setImage(image, forKey: key)
+            instruments.memoryStores.increment()
         }
         guard cacheType.includesDisk else { return answerNow(nil, completion) }
         return ioOperation(cancelled: WebImageError.cancelled, completion: completion) {
@@ -67,16 +69,28 @@ extension ImageCache {
             if let data = data ?? image?.animatedImageData {
                 bytes = data
             } else if let image {
-                bytes = try coders.encode(image, as: encodingFormat(for: image), options: ImageEncodeOptions())
+                let format = encodingFormat(for: image)
+                bytes = try instruments.coding.timeEncode(as: format) {
+                    try coders.encode(image, as: format, options: ImageEncodeOptions())
+                }
             } else {
                 return nil
             }
             try diskCache.setData(bytes, forKey: key, extendedData: image?.extendedData)
+            instruments.diskStores.increment()
             return nil
         } catch let error as WebImageError {
+            // Disk write failures are logged (at error) by the disk cache itself.
+            if case .encodingFailed = error {
+                instruments.logger.warning("cannot encode an image for the disk cache",
+                                           metadata: ["key": "\(key)", "code": "\(error.code)", "error": "\(error)"])
+            }
             return error
         } catch {
-            return .cacheFailure(path: diskCache.path(forKey: key), reason: "\(error)")
+            let failure = WebImageError.cacheFailure(path: diskCache.path(forKey: key), reason: "\(error)")
+            instruments.logger.error("disk cache store failed",
+                                     metadata: ["key": "\(key)", "code": "\(failure.code)", "error": "\(error)"])
+            return failure
         }
     }
 }

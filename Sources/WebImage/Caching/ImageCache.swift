@@ -30,6 +30,8 @@ public final class ImageCache: ImageCaching {
     let io: CacheIOExecutor
     /// Disk queries in flight, so concurrent queries of one entry read and decode it once.
     let inflight = Mutex<[DiskQuery: [DiskQueryWaiter]]>([:])
+    /// The logger and metrics of ``Configuration/logger`` and ``Configuration/metricsFactory``.
+    let instruments: CacheInstruments
     /// Runs ``DiskCache/removeExpiredData()`` every ``Configuration/expirationInterval``; cancelled on deinit.
     private let expiryTimer: Mutex<(any DispatchSourceTimer)?>
 
@@ -39,6 +41,7 @@ public final class ImageCache: ImageCaching {
                 coders: CodersManager = .shared) {
         self.configuration = configuration
         self.coders = coders
+        instruments = CacheInstruments(logger: configuration.logger, factory: configuration.metricsFactory)
         memoryCache = MemoryCache(configuration: configuration.memory)
         let base = directory ?? DiskCache.defaultBaseDirectory
         diskCache = DiskCache(directory: base.appendingPathComponent(namespace), configuration: configuration.disk)

@@ -1,3 +1,5 @@
+import Logging
+import Metrics
 import Synchronization
 
 /// A thread-safe LRU of decoded images keyed by string, bounded by total cost and count.
@@ -35,6 +37,22 @@ public final class MemoryCache: Sendable {
         /// The most cost one entry may have: a costlier image is not kept, so one huge image cannot flush the
         /// cache (an entry already under its key is removed, so no stale image stays). Default 0: no limit.
         public var entryCostLimit: Int
+        /// Where evictions are logged (`debug`); hits never are. Default
+        /// `Logger(label: "SwiftWebImage.MemoryCache")`; an ``ImageCache`` passes its own. Set it after `init`;
+        /// not part of `==`.
+        public var logger: Logger {
+            get { _logger.value }
+            set { _logger.value = newValue }
+        }
+        /// Where the eviction counter (``WebImageMetrics/cacheEvictions``) is made. Default
+        /// `MetricsSystem.factory` as it is when this configuration is made; an ``ImageCache`` passes its own.
+        /// Set it after `init`; not part of `==`.
+        public var metricsFactory: any MetricsFactory {
+            get { _metricsFactory.value }
+            set { _metricsFactory.value = newValue }
+        }
+        private var _logger = IgnoredInEquality(Logger(label: "SwiftWebImage.MemoryCache"))
+        private var _metricsFactory = IgnoredInEquality<any MetricsFactory>(MetricsSystem.factory)
 
         /// Limits of 0 or less mean no limit.
         public init(costLimit: Int = 0, countLimit: Int = 0, shouldUseWeakCache: Bool = false, entryCostLimit: Int = 0) {
@@ -107,10 +125,18 @@ public final class MemoryCache: Sendable {
     private let evicting = Mutex(())
     /// Releases entries and tables that lock-free readers may still be looking at.
     private let reclaimer = EpochReclaimer()
+    private let logger: Logger
+    /// Entries evicted by the limits (made once: hits and stores must not create metrics).
+    private let evictions: Counter
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         shards = (0..<Self.shardCount).map { [tables] in Shard(publishingTo: tables, at: $0) }
+        logger = configuration.logger
+        evictions = Counter(label: WebImageMetrics.cacheEvictions,
+                            dimensions: [(WebImageMetrics.Dimension.tier, WebImageMetrics.Tier.memory),
+                                         (WebImageMetrics.Dimension.reason, WebImageMetrics.Reason.limit)],
+                            factory: configuration.metricsFactory)
     }
 
     /// The image for `key`, marking it most recently used; nil on a miss.
@@ -217,24 +243,35 @@ public final class MemoryCache: Sendable {
             || (configuration.countLimit > 0 && totalCount > configuration.countLimit)
     }
 
-    /// Removes globally least recently used entries until within the limits.
+    /// Removes globally least recently used entries until within the limits; counts and logs them after.
     private func evict() {
-        evicting.withLock { _ in
+        let evicted = evicting.withLock { _ -> (count: Int, cost: Int) in
+            var evicted = (count: 0, cost: 0)
             while isOverLimit {
                 var oldest: (shard: Shard, stamp: UInt64)?
                 for shard in shards {
                     let stamp = shard.oldestStamp.load(ordering: .relaxed)
                     if stamp < oldest?.stamp ?? .max { oldest = (shard, stamp) }
                 }
-                guard let oldest else { return }
-                let evicted: CacheEntry? = oldest.shard.update { list in
+                guard let oldest else { break }
+                let entry: CacheEntry? = oldest.shard.update { list in
                     guard let entry = list.removeOldest() else { return nil }
                     if configuration.shouldUseWeakCache { list.keepWeakly(entry) }
                     return entry
                 }
-                if let evicted { settle(evicted) }
+                if let entry {
+                    evicted.count += 1
+                    evicted.cost += entry.cost
+                    settle(entry)
+                }
             }
+            return evicted
         }
+        guard evicted.count > 0 else { return }
+        evictions.increment(by: evicted.count)
+        logger.debug("memory cache evicted entries over its limits",
+                     metadata: ["entries": "\(evicted.count)", "cost": "\(evicted.cost)", "totalCost": "\(totalCost)",
+                                "costLimit": "\(configuration.costLimit)", "countLimit": "\(configuration.countLimit)"])
     }
 
     /// Takes an unlinked entry off the totals and retires it.

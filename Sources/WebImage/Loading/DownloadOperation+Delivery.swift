@@ -52,6 +52,7 @@ extension DownloadOperation {
         }
         guard let callers else { return }
         cancelDeadline()
+        reportFinished(outcome)
         downloader.events.post(.stopped(url))
         if case .success = outcome { downloader.events.post(.finished(url)) }
         if done { downloader.unregister(self) }
@@ -84,12 +85,14 @@ extension DownloadOperation {
 
     private func decode(_ body: DownloadedBody, options: ImageDecodeOptions) -> Result<ImageDownloadResult, WebImageError> {
         do {
-            let image = try downloader.coders.decode(body.data, options: options)
+            let image = try downloader.instruments.coding.timeDecode {
+                try downloader.coders.decode(body.data, options: options)
+            }
             return .success(ImageDownloadResult(image: image, data: body.data, response: body.head))
-        } catch let error as WebImageError {
-            return .failure(error)
         } catch {
-            return .failure(.badImageData(.corrupt(String(describing: error))))
+            let failure = error as? WebImageError ?? .badImageData(.corrupt(String(describing: error)))
+            reportUndecodable(failure, bytes: body.data.count)
+            return .failure(failure)
         }
     }
 

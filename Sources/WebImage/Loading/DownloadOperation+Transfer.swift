@@ -5,6 +5,7 @@ extension DownloadOperation {
     /// The response head: answer a Basic challenge once, apply the response modifier, validate, report (0, N).
     func didReceive(_ head: TransportResponseHead, attempt: Int) {
         guard isCurrent(attempt) else { return }
+        recordFirstByte()
         if head.status == 401, let authorization = downloader.configuration.basicAuthorization,
            retryWithAuthorization(authorization, after: attempt) {
             return
@@ -60,6 +61,7 @@ extension DownloadOperation {
             for task in tasks { task.cancel() }
             transferDidEnd(.failure(.responseTooLarge(limit: maxBytes)))
         case .progress(let report, let handlers, let job):
+            downloader.instruments.bytesReceived.increment(by: bytes.count)
             if let report { for handler in handlers { handler(report.0, report.1) } }
             if let job { runPartialDecode(job) }
         }

@@ -26,6 +26,9 @@ final class DownloadOperation: Sendable {
         var partial = PartialDecodeState()
         /// The total-timeout timer while the transfer runs (see ``armDeadline()``).
         var deadline: (any DispatchSourceTimer)?
+        /// When the transfer started (`DispatchTime` uptime nanoseconds), for the first-byte and total timers.
+        var startedAt: UInt64 = 0
+        var firstByteRecorded = false
     }
 
     let url: URL
@@ -52,10 +55,12 @@ final class DownloadOperation: Sendable {
         let started: (request: TransportRequest, handlers: [ImageDownloader.ProgressHandler])? = state.withLock { state in
             guard state.machine.start() else { return nil }
             state.holdsSlot = true
+            state.startedAt = DispatchTime.now().uptimeNanoseconds
             _ = state.progress.milestone(received: 0, expected: -1, now: .now)
             return (state.transportRequest, state.machine.callers.compactMap(\.progress))
         }
         guard let started else { return false }
+        reportStarted()
         downloader.events.post(.started(url))
         for handler in started.handlers { handler(0, -1) }
         armDeadline()
@@ -102,7 +107,10 @@ final class DownloadOperation: Sendable {
     private func finishCancellation(tasks: [any TransportTask], releasesSlot: Bool, cancelled: Bool, becameDone: Bool) {
         if cancelled { cancelDeadline() }
         for task in tasks { task.cancel() }
-        if cancelled { downloader.events.post(.stopped(url)) }
+        if cancelled {
+            reportCancelled()
+            downloader.events.post(.stopped(url))
+        }
         if becameDone { downloader.unregister(self) }
         if releasesSlot { downloader.releaseSlot() }
     }

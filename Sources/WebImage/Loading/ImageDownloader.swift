@@ -38,6 +38,8 @@ public final class ImageDownloader: ImageLoading {
     let transport: any ImageTransport
     let coders: CodersManager
     let events = DownloadEventCenter()
+    /// The logger and metrics of ``Configuration/logger`` and ``Configuration/metricsFactory``.
+    let instruments: DownloadInstruments
     /// Cookies for requests with ``WebImageDownloaderOptions/handleCookies``.
     public let cookies = CookieJar()
     /// Where decoding, decrypting and completions run: off the event loops and the cooperative pool.
@@ -57,6 +59,7 @@ public final class ImageDownloader: ImageLoading {
                                 maxDecompressionRatio: configuration.maxDecompressionRatio),
         ])
         self.coders = coders
+        instruments = DownloadInstruments(logger: configuration.logger, factory: configuration.metricsFactory)
         registry = Mutex(Registry(queue: DownloadQueue(order: configuration.executionOrder),
                                   headers: configuration.httpHeaders))
     }
@@ -127,8 +130,10 @@ public final class ImageDownloader: ImageLoading {
         while true {
             switch join(caller, request: request, prepared: prepared) {
             case .joined(let operation):
+                reportJoined(request.url)
                 return ImageDownloadToken(url: request.url, callerID: id, operation: operation)
             case .finishing(let operation, let outcome):
+                reportJoined(request.url)
                 operation.deliver(outcome, to: [caller])
                 return ImageDownloadToken(url: request.url, callerID: id, operation: operation)
             case .created(let operation, let startable):
@@ -186,6 +191,7 @@ public final class ImageDownloader: ImageLoading {
     }
 
     private func fail(_ url: URL, _ error: WebImageError, _ completion: @escaping CompletionHandler) -> ImageDownloadToken {
+        reportRefused(url, error)
         deliveryQueue.async { completion(.failure(error)) }
         return ImageDownloadToken(url: url, callerID: -1, operation: nil)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension ImageManager {
     /// Step 5: download when allowed; with `refreshCached`, deliver the cached image first and revalidate.
@@ -70,7 +71,13 @@ extension ImageManager {
         } else {
             shouldBlock = error.isPermanentLoadFailure
         }
-        if shouldBlock { failedURLs.insert(plan.url.absoluteString) }
+        logger.debug("load failed", metadata: ["url": "\(plan.url.absoluteString)", "code": "\(error.code)",
+                                               "error": "\(error)"])
+        if shouldBlock {
+            failedURLs.insert(plan.url.absoluteString)
+            logger.info("URL blocked after a permanent failure: later loads fail with 1003 until retried",
+                        metadata: ["url": "\(plan.url.absoluteString)", "code": "\(error.code)"])
+        }
         operation.finish(.failure(error, url: plan.url))
     }
 }

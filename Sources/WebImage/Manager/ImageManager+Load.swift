@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension ImageManager {
     /// Loads `url`: from the cache if there, else downloaded, transformed and stored; see ``ImageManager``.
@@ -79,13 +80,17 @@ extension ImageManager {
         guard let image = memoryCache.image(forKey: key), image.matches(decodeOptions: context.decodeOptions) else {
             return nil
         }
+        cacheInstruments?.memoryHits.increment()
+        cacheInstruments?.traceMemoryHit(key: key)
         return image
     }
 
     private func failNow(_ error: WebImageError, url: URL?, queue: DispatchQueue?,
                          _ deliver: (@Sendable (ImageLoadOutcome) -> Void)?,
                          _ onEnd: (@Sendable () -> Void)?) -> ImageCombinedOperation {
-        completeNow(.failure(error, url: url), queue: queue, deliver, onEnd)
+        logger.debug("load failed", metadata: ["url": "\(url?.absoluteString ?? "-")", "code": "\(error.code)",
+                                               "error": "\(error)"])
+        return completeNow(.failure(error, url: url), queue: queue, deliver, onEnd)
     }
 
     private func completeNow(_ outcome: ImageLoadOutcome, queue: DispatchQueue?,

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// An image on its way to the caller, with where it came from.
 struct LoadedImage: Sendable {
@@ -90,8 +91,19 @@ extension ImageManager {
         }
         if let describesFinal = describesFinal ?? final.animatedImageData { return describesFinal }
         guard plan.context.storeCacheType.includesDisk else { return nil }
-        return try? plan.coders.encode(final, as: Self.storageFormat(for: final, coders: plan.coders),
-                                       options: plan.context.encodeOptions)
+        let format = Self.storageFormat(for: final, coders: plan.coders)
+        do {
+            return try coding.timeEncode(as: format) {
+                try plan.coders.encode(final, as: format, options: plan.context.encodeOptions)
+            }
+        } catch {
+            // The cache then encodes with its default options, and reports if that fails too.
+            let failure = error as? WebImageError ?? .encodingFailed(format: format, reason: "\(error)")
+            logger.warning("cannot encode the final image for the disk cache",
+                           metadata: ["url": "\(plan.url.absoluteString)", "code": "\(failure.code)",
+                                      "error": "\(failure)"])
+            return nil
+        }
     }
 
     /// The format a final image without bytes is stored in: its own when encodable, else GIF for animations,

@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import Logging
+import Metrics
 import Synchronization
 
 /// The load pipeline users call (SDWebImage's `SDWebImageManager`): failed-URL list → cache key → cache
@@ -33,6 +35,12 @@ public final class ImageManager: Sendable {
     /// The memory cache of ``imageCache`` when it is an ``ImageCache``: queried synchronously on the hot path.
     let memoryCache: MemoryCache?
     let failedURLs = FailedURLList()
+    /// Where the manager logs failed loads (`debug`) and URLs it blocks (`info`).
+    let logger: Logger
+    /// Encoding final images for the disk cache (thumbnails, transformed images).
+    let coding: CodingTimers
+    /// The metrics of ``imageCache`` when it is an ``ImageCache``: the synchronous memory lookup counts its hits.
+    let cacheInstruments: CacheInstruments?
     let running = Mutex<[ObjectIdentifier: ImageCombinedOperation]>([:])
     private let settings = Mutex(Settings())
     /// Where transformers run: off the cache's I/O queue and the downloader's delivery queue.
@@ -47,11 +55,18 @@ public final class ImageManager: Sendable {
         weak var delegate: (any ImageManagerDelegate)?
     }
 
-    /// A manager over `cache` and `loader`.
-    public init(cache: any ImageCaching, loader: any ImageLoading) {
+    /// A manager over `cache` and `loader`, logging to `logger` (default
+    /// `Logger(label: "SwiftWebImage.ImageManager")`) and timing the encodes it does for the cache with metrics
+    /// made once from `metricsFactory` (default `MetricsSystem.factory`); see ``WebImageMetrics``.
+    public init(cache: any ImageCaching, loader: any ImageLoading,
+                logger: Logger = Logger(label: "SwiftWebImage.ImageManager"),
+                metricsFactory: any MetricsFactory = MetricsSystem.factory) {
         imageCache = cache
         imageLoader = loader
         memoryCache = (cache as? ImageCache)?.memoryCache
+        cacheInstruments = (cache as? ImageCache)?.instruments
+        self.logger = logger
+        coding = CodingTimers(factory: metricsFactory)
     }
 
     /// Applied to every load whose context has no transformer. Default nil.

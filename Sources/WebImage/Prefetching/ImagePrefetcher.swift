@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import Logging
+import Metrics
 import Synchronization
 
 /// Warms the cache with many URLs at low priority through its own manager (SDWebImage's `SDWebImagePrefetcher`).
@@ -25,6 +27,8 @@ public final class ImagePrefetcher: Sendable {
 
     /// The manager the loads run through.
     public let manager: ImageManager
+    /// Batches logged at `debug`; URLs counted as finished and skipped.
+    let instruments: PrefetchInstruments
     private let settings: Mutex<Settings>
     private let batches = Mutex<[ObjectIdentifier: PrefetchToken]>([:])
 
@@ -36,9 +40,15 @@ public final class ImagePrefetcher: Sendable {
         weak var delegate: (any ImagePrefetcherDelegate)?
     }
 
-    /// A prefetcher over `manager`; default a new manager over ``ImageCache/shared`` and ``LoadersManager/shared``.
-    public init(manager: ImageManager = ImageManager(cache: ImageCache.shared, loader: LoadersManager.shared)) {
+    /// A prefetcher over `manager` (default a new manager over ``ImageCache/shared`` and
+    /// ``LoadersManager/shared``), logging batches to `logger` (default
+    /// `Logger(label: "SwiftWebImage.ImagePrefetcher")`) and counting URLs with metrics made once from
+    /// `metricsFactory` (default `MetricsSystem.factory`); see ``WebImageMetrics``.
+    public init(manager: ImageManager = ImageManager(cache: ImageCache.shared, loader: LoadersManager.shared),
+                logger: Logger = Logger(label: "SwiftWebImage.ImagePrefetcher"),
+                metricsFactory: any MetricsFactory = MetricsSystem.factory) {
         self.manager = manager
+        instruments = PrefetchInstruments(logger: logger, factory: metricsFactory)
         settings = Mutex(Settings())
     }
 
@@ -108,6 +118,7 @@ public final class ImagePrefetcher: Sendable {
                                   completed: completed)
         let id = ObjectIdentifier(token)
         batches.withLock { $0[id] = token }
+        instruments.logger.debug("prefetch batch started", metadata: ["urls": "\(urls.count)"])
         token.onFinish { [weak self] in _ = self?.batches.withLock { $0.removeValue(forKey: id) } }
         token.start()
         return token

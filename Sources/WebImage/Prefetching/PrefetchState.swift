@@ -33,14 +33,16 @@ struct PrefetchState {
         return (finished, skipped)
     }
 
-    /// Cancels: every URL not started yet counts as finished and skipped.
-    mutating func cancel() {
-        guard !isCancelled else { return }
+    /// Cancels: every URL not started yet counts as finished and skipped; returns how many that was.
+    @discardableResult
+    mutating func cancel() -> Int {
+        guard !isCancelled else { return 0 }
         isCancelled = true
         let unstarted = total - nextIndex
         nextIndex = total
         finished += unstarted
         skipped += unstarted
+        return unstarted
     }
 
     /// True exactly once, when every URL is dealt with.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Logging
 import Synchronization
 
 /// One prefetch batch: cancel it alone with ``cancel()`` (SDWebImage's `SDWebImagePrefetchToken`).
@@ -29,7 +30,11 @@ public final class PrefetchToken: Sendable {
 
     /// Stops the batch: running loads are cancelled, unstarted URLs skipped; the completion still runs once.
     public func cancel() {
-        state.withLock { $0.cancel() }
+        let unstarted = state.withLock { $0.cancel() }
+        if unstarted > 0 {
+            prefetcher.instruments.finished.increment(by: unstarted)
+            prefetcher.instruments.skipped.increment(by: unstarted)
+        }
         let running = operations.withLock { Array($0.values) }
         for operation in running { operation.cancel() }
         completeIfDone()
@@ -88,6 +93,8 @@ public final class PrefetchToken: Sendable {
     private func loadEnded(_ index: Int, url: URL?, image: Image?) {
         _ = operations.withLock { $0.removeValue(forKey: index) }
         let counts = state.withLock { $0.record(gotImage: image != nil) }
+        prefetcher.instruments.finished.increment()
+        if image == nil { prefetcher.instruments.skipped.increment() }
         let total = urls.count
         callback {
             self.progress?(counts.finished, total)
@@ -105,6 +112,9 @@ public final class PrefetchToken: Sendable {
             state.claimCompletion() ? (state.finished, state.skipped) : nil
         }
         guard let (finished, skipped) = counts else { return }
+        prefetcher.instruments.logger.debug("prefetch batch finished",
+                                            metadata: ["finished": "\(finished)", "skipped": "\(skipped)",
+                                                       "cancelled": "\(isCancelled)"])
         callback {
             self.completed?(finished, skipped)
             self.settings.delegate?.prefetcher(self.prefetcher, didFinishWithTotal: finished, skipped: skipped)

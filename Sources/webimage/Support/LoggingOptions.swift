@@ -1,0 +1,37 @@
+import ArgumentParser
+import Logging
+import Synchronization
+
+/// `--log-level LEVEL`: what the library logs (swift-log) on stderr.
+///
+/// Default `error`: the commands report each failed URL themselves, so the library's warnings (a 404, bytes
+/// that do not decode) would only repeat them; disk write failures still show.
+struct LoggingOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("What the library logs on stderr, from this level up.", valueName: "LEVEL"))
+    var logLevel: Logger.Level = .error
+
+    /// Routes every logger made from now on to stderr at ``logLevel``. Call it first in `run()`: the library's
+    /// components take their logger when their configuration is made.
+    func bootstrap() {
+        LoggingBootstrap.run(level: logLevel)
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// Bootstraps swift-log at most once per process: a second `LoggingSystem.bootstrap` is a crash.
+private enum LoggingBootstrap {
+    private static let done = Mutex(false)
+
+    static func run(level: Logger.Level) {
+        done.withLock { done in
+            guard !done else { return }
+            done = true
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
+        }
+    }
+}
