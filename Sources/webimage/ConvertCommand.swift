@@ -38,8 +38,9 @@ struct ConvertCommand: ParsableCommand {
             let data = try FileIO.read(input)
             let target = try OutputFormat.resolve(format, path: output)
             let options = try encodeOptions(animated: OutputFormat.keepsAnimation(target))
-            let image = try ImageInput.decode(data, from: input,
-                                              options: ImageDecodeOptions(firstFrameOnly: options.firstFrameOnly))
+            // Decoded straight at the output size: an animation then keeps only scaled frames.
+            let decodeOptions = ImageDecodeOptions(firstFrameOnly: options.firstFrameOnly, thumbnailPixelSize: maxPixelSize)
+            let image = try ImageInput.decode(data, from: input, options: decodeOptions)
             let bytes = try OutputFormat.encode(image, as: target, options: options, path: output)
             try FileIO.write(bytes, to: output)
             let frames = options.firstFrameOnly ? 1 : image.frameCount
