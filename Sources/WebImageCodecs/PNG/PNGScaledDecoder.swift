@@ -20,12 +20,12 @@ enum PNGScaledDecoder {
     static let fullDecodeLimitBytes = 48 << 20
 
     /// Decodes `bytes`, whose IHDR says `expected` (already checked against the pixel limit), resampled to
-    /// `target`.
-    static func decode(_ bytes: UnsafeRawBufferPointer, expected: PNGHeader,
-                       target: PixelSize) throws -> PNGRasterDecoder.Result {
+    /// `target`; `fullDecodeLimit` is ``fullDecodeLimitBytes`` except in tests.
+    static func decode(_ bytes: UnsafeRawBufferPointer, expected: PNGHeader, target: PixelSize,
+                       fullDecodeLimit: Int = fullDecodeLimitBytes) throws -> PNGRasterDecoder.Result {
         let last = lastPass(of: expected.size)
         if expected.interlaced,
-           expected.size.pixelCount * rasterBytesPerPixel(expected) <= fullDecodeLimitBytes
+           expected.size.pixelCount * rasterBytesPerPixel(expected) <= fullDecodeLimit
             || target.width > last.size.width || target.height > last.size.height {
             var store = RasterStore.fresh
             let full = try PNGRasterDecoder.decode(bytes, expected: expected, store: &store)
