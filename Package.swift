@@ -75,7 +75,10 @@ let package = Package(
         .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"], swiftSettings: strict),
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport"],
                     exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "PeakRSS", "TestSupport"],
+                    swiftSettings: strict),
+        // Child process for the CLI memory tests: runs a command and reports the command's own peak RSS.
+        .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS", swiftSettings: strict),
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
     ]
