@@ -9,10 +9,15 @@ public enum AnimationBombs {
         let le = LargeImages.littleEndian16
         var bytes = Array("GIF89a".utf8) + le(width) + le(height) + [0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
         bytes += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]
+        let control: [UInt8] = [0x21, 0xF9, 0x04, 0x00, 0x0A, 0x00, 0x00, 0x00, 0x2C]
+        let pixel = [0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00] + GIFConstantLZW.imageData(pixelCount: 1)
+        bytes.reserveCapacity(bytes.count + frames * (control.count + 2 + pixel.count) + 1)
         for index in 0..<frames {
-            bytes += [0x21, 0xF9, 0x04, 0x00, 0x0A, 0x00, 0x00, 0x00]
-            bytes += [0x2C] + le(index % width) + le(0) + le(1) + le(1) + [0x00]
-            bytes += GIFConstantLZW.imageData(pixelCount: 1)
+            let x = index % width
+            bytes += control
+            bytes.append(UInt8(x & 0xFF))
+            bytes.append(UInt8(x >> 8))
+            bytes += pixel
         }
         return Data(bytes + [0x3B])
     }
