@@ -18,20 +18,23 @@ enum GIFDecoding {
     static func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
         return try data.withUnsafeBytes { raw in
-            let (screen, frameCount) = try GIFReader.read(raw) { reader in
-                (reader.screen, try GIFFrameWalk.headers(reader, options: options).count)
+            let (screen, frameCount, loopCount) = try GIFReader.read(raw) { reader in
+                (reader.screen, try GIFFrameWalk.headers(reader, options: options).count, reader.loopCount ?? 1)
             }
             let target = options.targetSize(forSource: screen, frameCount: frameCount)
             let image = try GIFReader.read(raw) { reader in
-                if frameCount == 1, let target { return try decodeScaledStill(reader, target: target, options: options) }
+                if frameCount == 1, let target {
+                    return try decodeScaledStill(reader, target: target, loopCount: loopCount, options: options)
+                }
                 return try decodeFrames(reader, frameCount: frameCount, target: target, store: &store, options: options)
             }
             return options.finish(image, targetSize: target)
         }
     }
 
-    /// The first frame alone, scaled to `target` while its rows are decoded.
-    private static func decodeScaledStill(_ reader: GIFReader, target: PixelSize,
+    /// The first frame alone, scaled to `target` while its rows are decoded; `loopCount` is the walk's (which
+    /// also saw the records after the frame).
+    private static func decodeScaledStill(_ reader: GIFReader, target: PixelSize, loopCount: Int,
                                           options: ImageDecodeOptions) throws -> Image {
         var result: Image?
         try reader.forEachFrame { header in
@@ -39,7 +42,7 @@ enum GIFDecoding {
             let pixels = try GIFScaledStill.decode(reader, header: header, screen: reader.screen, target: target)
             var alpha = GIFAlphaTracker(screen: reader.screen)
             alpha.add(header)
-            result = Image(frames: [ImageFrame(pixels: pixels)], loopCount: reader.loopCount ?? 1, format: .gif,
+            result = Image(frames: [ImageFrame(pixels: pixels)], loopCount: loopCount, format: .gif,
                            hasAlpha: alpha.hasAlpha(frameCount: 1))
             return false
         }

@@ -11,12 +11,12 @@ import WebImageCore
 ///   holds every odd row at full width (pass 6, the odd columns, for a one-row image), half the pixels,
 ///   evenly spread. The earlier passes are decoded and dropped row by row. The thumbnail then averages
 ///   every other source row instead of all of them: a slightly different, equally sharp picture, in bounded
-///   memory (two rows of the source);
+///   memory (one source row and a few output rows);
 /// - otherwise (a target taller or wider than that pass, which only an asked-for size near the full one
 ///   gives) it is decoded at full size, bounded by ``ImageDecodeOptions/maxPixelCount`` as any decode is.
 enum PNGScaledDecoder {
-    /// The largest interlaced raster decoded at full size for a thumbnail: 48 MB (12 MP of RGBA8), which
-    /// keeps a thumbnail under the 64 MB of working memory issue 12 allows for any still within the limit.
+    /// The largest interlaced raster decoded at full size for a thumbnail: 48 MB (12 MP of RGBA8, 6 MP of
+    /// RGBA16), so that a thumbnail of any still within the pixel limit takes under 64 MB of working memory.
     static let fullDecodeLimitBytes = 48 << 20
 
     /// Decodes `bytes`, whose IHDR says `expected` (already checked against the pixel limit), resampled to

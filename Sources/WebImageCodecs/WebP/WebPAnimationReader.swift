@@ -4,8 +4,8 @@ import WebImageCore
 
 /// A sequential reader of an animated WebP's composited frames over libwebp's `WebPAnimDecoder`.
 ///
-/// The animation decoder does the full-canvas compositing (dispose and blend) on the one canvas it keeps;
-/// this type owns a stable copy of the bytes (the decoder keeps pointers into them) and turns each canvas
+/// The animation decoder does the full-canvas compositing (dispose and blend) on the canvas it keeps (with a
+/// second one for disposal), whatever the frame count; this type owns a stable copy of the bytes (the decoder keeps pointers into them) and turns each canvas
 /// into a ``PixelBuffer``: a copy at full size, or, when a target size is given, a scaled copy read straight
 /// from libwebp's canvas. The frame count and canvas are checked against the options' animation limits
 /// from the container before the animation decoder (and its canvases) exists. Not thread-safe: callers

@@ -80,8 +80,8 @@ public protocol AnimatedImageCoding: ImageCoding {
 /// Implementations are thread-safe; asking for frames in order is the cheap path (each frame is composited
 /// from the previous one), random access replays from the nearest earlier full frame. Creating one reads
 /// the headers only and enforces the options' animation limits (``ImageDecodeOptions/maxFrameCount``,
-/// ``ImageDecodeOptions/maxAnimationPixelCount``); a decoder keeps one full-size canvas, whatever the
-/// frame count, and delivers frames at ``pixelSize``.
+/// ``ImageDecodeOptions/maxAnimationPixelCount``). Whatever the frame count, an animation's decoder keeps
+/// one full-size canvas (two for libwebp's) and delivers frames at ``pixelSize``.
 public protocol AnimatedImageDecoder: AnyObject, Sendable {
     var format: ImageFormat { get }
     /// The canvas size every frame is delivered at.
