@@ -3,12 +3,13 @@ import TestSupport
 import WebImage
 
 /// Peak memory of a 256×256 thumbnail (what `webimage decode FILE --thumbnail 256x256` does) of a 100 MP PNG,
-/// a 100 MP WebP and a large-canvas animated GIF, beside decoding the same file at full size. Every figure
-/// is one child process's peak RSS growth; each is run three times and every run is printed.
+/// a 100 MP WebP and a large-canvas animated GIF, beside decoding the same file at full size; interlaced
+/// 100 MP PNG and GIF rows show the two stills that cannot stream whole rows. Every figure is one child
+/// process's peak RSS growth; each is run three times and every run is printed.
 ///
-/// The PNG is opaque black (10000×10000, a few hundred KB); the WebP is a lossy opaque gradient of the same
-/// size, encoded once and kept in the temporary directory (encoding takes a while); the GIF is a 4000×4000
-/// canvas with 15 one-pixel frames (240 MP to composite, inside the default animation limit).
+/// The PNGs and the GIF are opaque black (10000×10000, a few hundred KB each); the WebP is a lossy opaque
+/// gradient of the same size, encoded once and kept in the temporary directory; the animated GIF is a
+/// 4000×4000 canvas with 15 one-pixel frames (240 MP to composite, inside the default animation limit).
 enum ThumbnailRSSBenchmark {
     static let childModes: Set<String> = ["thumbnail", "all-frames-thumbnail", "full"]
     static let thumbnail = PixelSize(width: 256, height: 256)
@@ -18,22 +19,28 @@ enum ThumbnailRSSBenchmark {
         let directory = FileManager.default.temporaryDirectory
         let png = directory.appendingPathComponent("webimage-bench-100mp.png")
         try LargeImages.png(width: 10_000, height: 10_000, alpha: false).write(to: png)
+        let interlacedPNG = directory.appendingPathComponent("webimage-bench-100mp-interlaced.png")
+        try LargeImages.png(width: 10_000, height: 10_000, alpha: false, interlaced: true).write(to: interlacedPNG)
+        let interlacedGIF = directory.appendingPathComponent("webimage-bench-100mp-interlaced.gif")
+        try LargeImages.gif(width: 10_000, height: 10_000, interlaced: true).write(to: interlacedGIF)
         let gif = directory.appendingPathComponent("webimage-bench-4000x4000x15.gif")
         try AnimationBombs.gif(width: 4000, height: 4000, frames: 15).write(to: gif)
         let webp = try makeWebP(directory.appendingPathComponent("webimage-bench-100mp.webp"))
         defer {
-            try? FileManager.default.removeItem(at: png)
-            try? FileManager.default.removeItem(at: gif)
+            for file in [png, interlacedPNG, interlacedGIF, gif] { try? FileManager.default.removeItem(at: file) }
         }
         print("peak RSS growth in a child process, MB (seconds), \(runs) runs each; target for stills: ≤ 64 MB")
-        for (name, file, modes) in [("100 MP PNG (10000×10000)", png, ["thumbnail", "full"]),
-                                    ("100 MP WebP (10000×10000, lossy)", webp, ["thumbnail", "full"]),
+        let stills = ["thumbnail", "full"]
+        for (name, file, modes) in [("100 MP PNG (10000×10000)", png, stills),
+                                    ("100 MP WebP (10000×10000, lossy)", webp, stills),
+                                    ("100 MP PNG, interlaced (last Adam7 pass)", interlacedPNG, stills),
+                                    ("100 MP GIF, interlaced (even rows kept as indices)", interlacedGIF, stills),
                                     ("GIF 4000×4000 × 15 frames", gif, ["thumbnail", "all-frames-thumbnail", "full"])] {
             print(name)
             for mode in modes {
                 let samples = try (0..<runs).map { _ in try ChildMeasure.run(mode, file) }
                 let figures = samples.map { String(format: "%7.1f (%.2f s)", $0.growthMB, $0.seconds) }
-                print("  \(label(mode).padding(toLength: 44, withPad: " ", startingAt: 0))" + figures.joined(separator: "  "))
+                print("  \(label(mode).padding(toLength: 52, withPad: " ", startingAt: 0))" + figures.joined(separator: "  "))
             }
         }
     }
@@ -61,7 +68,7 @@ enum ThumbnailRSSBenchmark {
     private static func label(_ mode: String) -> String {
         switch mode {
         case "thumbnail": "decode --thumbnail 256x256 (frame 0)"
-        case "all-frames-thumbnail": "every frame at 256x256 (convert --max-pixel-size)"
+        case "all-frames-thumbnail": "every frame at 256x256 (as convert --max-pixel-size)"
         default: "full decode (every frame, full size)"
         }
     }

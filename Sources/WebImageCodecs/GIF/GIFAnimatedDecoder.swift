@@ -50,7 +50,8 @@ final class GIFAnimatedDecoder: AnimatedImageDecoder {
         guard headers.indices.contains(index) else {
             throw WebImageError.badImageData(.frameOutOfRange(index: index, count: headers.count))
         }
-        if headers.count == 1 && pixelSize != screen { return try scaledStill() }
+        // The first frame is painted on an empty screen, so scaling it needs no canvas (nor does a still).
+        if index == 0 && pixelSize != screen { return try scaledFirstFrame() }
         let pixels = try playback.withLock { state in try composite(upTo: index, state: &state) }
         return pixels.size == pixelSize ? pixels : Resampler.resample(pixels, to: pixelSize)
     }
@@ -79,8 +80,8 @@ final class GIFAnimatedDecoder: AnimatedImageDecoder {
         return canvas.pixels
     }
 
-    /// A one-frame GIF scaled while its rows are decoded, without the full-size canvas.
-    private func scaledStill() throws -> PixelBuffer {
+    /// The first frame scaled while its rows are decoded, without the full-size canvas.
+    private func scaledFirstFrame() throws -> PixelBuffer {
         let header = headers[0], screen = screen, target = pixelSize
         return try data.withUnsafeBytes { raw in
             try GIFReader.read(raw) { reader in

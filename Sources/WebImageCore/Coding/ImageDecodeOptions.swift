@@ -24,20 +24,21 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// The largest frame, in pixels, a decoder accepts; larger ones fail before any pixel memory is allocated.
     /// Default 100,000,000 (100 MP).
     public var maxPixelCount: Int
-    /// The most frames an animation may have; more fail before any frame is decoded.
+    /// The most frames an animation may have; more fail before any frame is decoded (with ``firstFrameOnly``
+    /// only the first frame counts).
     ///
-    /// Default 1,000: ten times a typical web animation's 100 frames and 100 s at 10 fps. Every frame costs
+    /// Default 1,000: far above web animations (a 10 s clip at 30 fps has 300 frames). Every frame costs
     /// bookkeeping even when it is one pixel (giflib keeps a record per image), so the count needs a bound of
-    /// its own: a 15-byte GIF frame would otherwise let a small file hold millions of them.
+    /// its own: at 15 bytes a GIF frame, a small file could otherwise hold millions of them.
     public var maxFrameCount: Int
     /// The most pixels an animation may composite in all: frames × canvas pixels (a GIF frame larger than
-    /// its screen counts its own size). Checked from the headers before any frame is decoded; stills are
-    /// bounded by ``maxPixelCount`` alone.
+    /// its screen counts its own size). Checked from the headers before any frame is decoded; with
+    /// ``firstFrameOnly`` only the first frame counts; stills are bounded by ``maxPixelCount`` alone.
     ///
     /// Default 250,000,000. It bounds both costs of an animation: kept at full size its frames take at most
-    /// 1 GB of RGBA8 (2.5 times a still at ``maxPixelCount``), and the CPU time to composite and scale
-    /// them stays around a second. It admits 1080p × 120 frames or 480×270 × 1,000 frames, and refuses the
-    /// small-file bombs a canvas-sized frame count builds (4000×4000 × 40 frames of 1 pixel).
+    /// 1 GB of RGBA8 (2.5 times a still at ``maxPixelCount``), and compositing and scaling them all takes
+    /// about a second. It admits 1080p × 120 frames or 480×270 × 1,000 frames, and refuses the small-file
+    /// bombs a large canvas builds (4000×4000 × 40 frames of one pixel: a 1 KB GIF, 2.5 GB of canvases).
     public var maxAnimationPixelCount: Int
 
     public init(scaleFactor: Double? = nil, cacheKey: String? = nil, firstFrameOnly: Bool = false,
