@@ -85,7 +85,9 @@ let package = Package(
         .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"]),
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "TestSupport"]),
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "PeakRSS", "TestSupport"]),
+        // Child process for the CLI memory tests: runs a command and reports the command's own peak RSS.
+        .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer"]),

@@ -12,29 +12,28 @@ enum AnimatedMemoryBenchmark {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-500-frames.gif")
         try makeAnimation().write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let player = try child("player", file)
-        let full = try child("full", file)
+        let player = try ChildMeasure.run("player", file).growthMB
+        let full = try ChildMeasure.run("full", file).growthMB
         print(String(format: "500×400×400 GIF, peak RSS growth: player (10-frame buffer) %.1f MB, full decode %.1f MB, saved %.1f MB",
                      player, full, full - player))
     }
 
     /// Runs in the child: `--child player|full FILE`; prints the peak RSS growth in MB.
     static func runChild(mode: String, path: String) throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let before = residentMB(field: "VmRSS")
-        switch mode {
-        case "player":
-            let animation = try AnimatedImage(data: data)
-            let clock = ManualAnimationClock()
-            guard let player = AnimatedImagePlayer(provider: animation, clock: clock) else { return }
-            player.maxBufferSize = animation.bytesPerFrame * 10
-            player.startPlaying()
-            for index in 0..<animation.frameCount { clock.advance(by: animation.frameDuration(at: index)) }
-        default:
-            let image = try CodersManager.shared.decode(data, options: ImageDecodeOptions())
-            precondition(image.frameCount == frameCount, "decoded \(image.frameCount) frames")
+        try ChildMeasure.reportGrowth(path: path) { data in
+            switch mode {
+            case "player":
+                let animation = try AnimatedImage(data: data)
+                let clock = ManualAnimationClock()
+                guard let player = AnimatedImagePlayer(provider: animation, clock: clock) else { return }
+                player.maxBufferSize = animation.bytesPerFrame * 10
+                player.startPlaying()
+                for index in 0..<animation.frameCount { clock.advance(by: animation.frameDuration(at: index)) }
+            default:
+                let image = try CodersManager.shared.decode(data, options: ImageDecodeOptions())
+                precondition(image.frameCount == frameCount, "decoded \(image.frameCount) frames")
+            }
         }
-        print(residentMB(field: "VmHWM") - before)
     }
 
     /// A moving gradient square on a flat background: few colours, so the GIF encodes quickly and exactly.
@@ -55,28 +54,5 @@ enum AnimatedMemoryBenchmark {
         }
         let image = Image(frames: frames, format: .gif, hasAlpha: false)
         return try CodersManager.shared.encode(image, as: .gif, options: ImageEncodeOptions())
-    }
-
-    private static func child(_ mode: String, _ file: URL) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--child", mode, file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let value = Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else { throw WebImageError.invalidOption("the \(mode) child failed (status \(process.terminationStatus))") }
-        return value
-    }
-
-    /// A `/proc/self/status` memory field (`VmRSS`, `VmHWM`) in MB.
-    private static func residentMB(field: String) -> Double {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
-        let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-        return kilobytes / 1024
     }
 }

@@ -6,6 +6,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("webp", WebPBenchmarks.run),
     ("gif", GIFBenchmarks.run),
     ("animated-memory", AnimatedMemoryBenchmark.run),
+    ("thumbnail-rss", ThumbnailRSSBenchmark.run),
     ("memory-cache", CacheBenchmarks.runMemory),
     ("disk-cache", CacheBenchmarks.runDisk),
     ("loader", LoaderBenchmarks.run),
@@ -15,7 +16,11 @@ let suites: [(name: String, run: () throws -> Void)] = [
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--child", arguments.count == 3 {
-    try AnimatedMemoryBenchmark.runChild(mode: arguments[1], path: arguments[2])
+    if ThumbnailRSSBenchmark.childModes.contains(arguments[1]) {
+        try ThumbnailRSSBenchmark.runChild(mode: arguments[1], path: arguments[2])
+    } else {
+        try AnimatedMemoryBenchmark.runChild(mode: arguments[1], path: arguments[2])
+    }
 } else {
     let wanted = Set(arguments)
     for suite in suites where wanted.isEmpty || wanted.contains(suite.name) {

@@ -25,7 +25,7 @@ png_structp cpng_create_read_struct(cpng_errors *errors) {
     return png;
 }
 
-int cpng_configure_output(png_structp png, png_infop info, cpng_header *header) {
+int cpng_configure_output(png_structp png, png_infop info, cpng_header *header, int handle_interlace) {
     png_uint_32 width = 0, height = 0;
     int bit_depth = 0, color_type = 0, interlace = 0;
     png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
@@ -39,7 +39,8 @@ int cpng_configure_output(png_structp png, png_infop info, cpng_header *header) 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (bit_depth == 16) png_set_swap(png);
 #endif
-    int passes = interlace != PNG_INTERLACE_NONE ? png_set_interlace_handling(png) : 1;
+    int passes = 1;
+    if (interlace != PNG_INTERLACE_NONE) passes = handle_interlace ? png_set_interlace_handling(png) : PNG_INTERLACE_ADAM7_PASSES;
     png_read_update_info(png, info);
 
     header->width = width;

@@ -19,7 +19,7 @@ struct cpng_progressive {
 
 static void on_info(png_structp png, png_infop info) {
     cpng_progressive *reader = png_get_progressive_ptr(png);
-    cpng_configure_output(png, info, &reader->header);
+    cpng_configure_output(png, info, &reader->header, 1);
     if (reader->header.height != reader->height || png_get_rowbytes(png, info) != reader->row_bytes) {
         png_error(png, "the header does not match the canvas");
     }

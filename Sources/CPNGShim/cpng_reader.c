@@ -40,13 +40,36 @@ cpng_reader *cpng_reader_create(const uint8_t *data, size_t size) {
     return reader;
 }
 
-cpng_status cpng_reader_read_header(cpng_reader *reader, cpng_header *header) {
+static cpng_status read_header(cpng_reader *reader, cpng_header *header, int handle_interlace) {
     if (setjmp(png_jmpbuf(reader->png))) return cpng_failure(&reader->errors);
     png_read_info(reader->png, reader->info);
-    reader->passes = cpng_configure_output(reader->png, reader->info, &reader->header);
+    reader->passes = cpng_configure_output(reader->png, reader->info, &reader->header, handle_interlace);
     reader->has_header = 1;
     *header = reader->header;
     return CPNG_OK;
+}
+
+cpng_status cpng_reader_read_header(cpng_reader *reader, cpng_header *header) {
+    return read_header(reader, header, 1);
+}
+
+cpng_status cpng_reader_start_rows(cpng_reader *reader, cpng_header *header) {
+    return read_header(reader, header, 0);
+}
+
+cpng_status cpng_reader_read_row(cpng_reader *reader, void *row) {
+    if (!reader->has_header) {
+        strcpy(reader->errors.message, "the header has not been read");
+        return CPNG_CORRUPT;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) return cpng_failure(&reader->errors);
+    png_read_row(reader->png, row, NULL);
+    return CPNG_OK;
+}
+
+void cpng_pass_size(uint32_t width, uint32_t height, int pass, uint32_t *columns, uint32_t *rows) {
+    *columns = PNG_PASS_COLS(width, pass);
+    *rows = PNG_PASS_ROWS(height, pass);
 }
 
 cpng_status cpng_reader_read_image(cpng_reader *reader, void *pixels, size_t row_bytes) {

@@ -43,8 +43,10 @@ struct ConvertCommand: ParsableCommand {
             let target = try OutputFormat.resolve(format, path: output)
             let options = try encodeOptions(animated: OutputFormat.keepsAnimation(target))
             let data = try limits.read(input)
-            let image = try ImageInput.decode(data, from: input,
-                                              options: ImageDecodeOptions(firstFrameOnly: options.firstFrameOnly))
+            // Decoded straight at the output size: an animation then keeps only scaled frames.
+            let decodeOptions = ImageDecodeOptions(firstFrameOnly: options.firstFrameOnly,
+                                                   thumbnailPixelSize: options.maxPixelSize)
+            let image = try ImageInput.decode(data, from: input, options: decodeOptions)
             let bytes = try OutputFormat.encode(image, as: target, options: options, path: output)
             try FileIO.write(bytes, to: output)
             let frames = options.firstFrameOnly ? 1 : image.frameCount

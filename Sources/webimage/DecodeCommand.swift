@@ -8,7 +8,8 @@ struct DecodeCommand: ParsableCommand {
         abstract: "Decode an image and write one composited frame.",
         discussion: """
             OUT ending in .pam is written exactly as `dwebp -pam` writes it (P7, RGB_ALPHA, 8-bit); any other \
-            extension (.png, .jpg, .gif, .webp) is encoded in that format.
+            extension (.png, .jpg, .gif, .webp) is encoded in that format. An animation is composited on one \
+            canvas up to the chosen frame; the other frames are not kept.
             """)
 
     @Argument(help: "The image file.")
@@ -46,15 +47,10 @@ struct DecodeCommand: ParsableCommand {
                                                            hint: OptionHint.byteCount) { $0 > 0 }
             let options = ImageDecodeOptions(thumbnailPixelSize: thumbnail, preserveAspectRatio: !stretch,
                                              scaleDownLimitBytes: scaleDownLimit, applyOrientation: applyOrientation)
-            let image = try ImageInput.decode(file, limit: limits, options: options)
-            guard frame < image.frameCount else {
-                throw CLIFailure(subject: file,
-                                 error: WebImageError.badImageData(.frameOutOfRange(index: frame, count: image.frameCount)))
-            }
-            let picked = image.with(frames: [ImageFrame(pixels: image.frames[frame].pixels)])
+            let (picked, frameCount) = try ImageInput.frame(frame, of: try limits.read(file), from: file, options: options)
             let bytes = try kind.data(for: picked, path: output)
             try FileIO.write(bytes, to: output)
-            print("\(output): \(picked.pixelSize) frame \(frame) of \(image.frameCount), \(bytes.count) bytes")
+            print("\(output): \(picked.pixelSize) frame \(frame) of \(frameCount), \(bytes.count) bytes")
         }
     }
 }

@@ -1,11 +1,11 @@
 import ArgumentParser
 import WebImage
 
-/// `webimage info FILE [--json]`: decode every frame and describe the image.
+/// `webimage info FILE [--json]`: describe the image; an animation from its headers, without decoding frames.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Decode an image (all frames) and print its format, size, frames, alpha and orientation.",
+        abstract: "Print an image's format, size, frames, alpha and orientation (animations from their headers).",
         discussion: """
             With --json prints one object with the keys format, width, height, frameCount, loopCount, \
             frameDurations (seconds), hasAlpha, orientation (EXIF 1-8) and isAnimated.
@@ -21,7 +21,7 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures(subject: file) {
-            let summary = ImageSummary(try ImageInput.decode(file, limit: limits, options: ImageDecodeOptions()))
+            let summary = try ImageInput.summary(of: try limits.read(file), from: file)
             print(json ? try JSONOutput.text(summary) : summary.text(file: file))
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImage
 
 /// `webimage info FILE --json` on real corpus files: the documented keys, exact values, one JSON line.
 @Suite struct InfoCommandTests {
@@ -55,6 +56,23 @@ import Testing
         #expect(json["frameCount"] as? Int == 1)
         #expect(json["hasAlpha"] as? Bool == true)
         #expect(json["isAnimated"] as? Bool == false)
+    }
+
+    /// Animations are described from their headers: the same values the full decode gives.
+    @Test(arguments: ["Tests/WebImageCodecsTests/Fixtures/png/pillow-animated.png",
+                      "Tests/WebImageCodecsTests/Fixtures/webp/alpha_anim_img2webp.webp"])
+    func animationsMatchTheFullDecode(relative: String) async throws {
+        let path = CLITestPaths.root.appendingPathComponent(relative).path
+        let json = try await infoJSON(path)
+        let image = try CodersManager.shared.decode(Data(contentsOf: URL(fileURLWithPath: path)), options: .init())
+        #expect(image.frameCount > 1)
+        #expect(json["format"] as? String == image.format.rawValue)
+        #expect(json["width"] as? Int == image.pixelWidth && json["height"] as? Int == image.pixelHeight)
+        #expect(json["frameCount"] as? Int == image.frameCount && json["loopCount"] as? Int == image.loopCount)
+        #expect(json["frameDurations"] as? [Double] == image.frameDurations)
+        #expect(json["hasAlpha"] as? Bool == image.hasAlpha)
+        #expect(json["orientation"] as? Int == image.orientation.rawValue)
+        #expect(json["isAnimated"] as? Bool == true)
     }
 
     @Test func rawJSONHasSortedKeysAndNumbers() async throws {

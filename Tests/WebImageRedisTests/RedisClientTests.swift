@@ -14,10 +14,18 @@ import Testing
         #expect(try await client.get("k") == [0, 1, 2, 255])
         #expect(try await client.delete(["k", "other"]) == 1)
         #expect(try await client.get("k") == nil)
-        try await client.set("short", value: [1], expiry: .milliseconds(100))
-        #expect(try await client.get("short") == [1])
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(try await client.get("short") == nil)
+        try await client.set("short", value: [1], expiry: .milliseconds(300))
+        guard case .integer(let remaining) = try await client.command(["PTTL", "short"]) else {
+            Issue.record("PTTL did not answer an integer")
+            return
+        }
+        #expect(remaining <= 300)
+        var expired = false
+        for _ in 0..<100 where !expired {
+            try await Task.sleep(for: .milliseconds(50))
+            expired = try await client.get("short") == nil
+        }
+        #expect(expired)
         await client.close()
     }
 

@@ -43,6 +43,15 @@ cpng_reader *cpng_reader_create(const uint8_t *data, size_t size);
 cpng_status cpng_reader_read_header(cpng_reader *reader, cpng_header *header);
 /// Decodes the whole image into `pixels` (height rows of `row_bytes`, which must equal width × 4 or 8).
 cpng_status cpng_reader_read_image(cpng_reader *reader, void *pixels, size_t row_bytes);
+/// Reads every chunk up to the image data and fills `header`, for decoding row by row with
+/// cpng_reader_read_row instead of cpng_reader_read_image. Rows come top to bottom; an interlaced image's
+/// come pass by pass, each non-empty pass a reduced image of its own (see cpng_pass_size), since merging
+/// passes needs the whole image.
+cpng_status cpng_reader_start_rows(cpng_reader *reader, cpng_header *header);
+/// Decodes the next row into `row`, which holds at least width × 4 (or 8) bytes.
+cpng_status cpng_reader_read_row(cpng_reader *reader, void *row);
+/// The columns and rows of Adam7 pass `pass` (0…6) of a width × height image (0 when the pass is empty).
+void cpng_pass_size(uint32_t width, uint32_t height, int pass, uint32_t *columns, uint32_t *rows);
 /// libpng's message for the last failure ("" when none).
 const char *cpng_reader_message(const cpng_reader *reader);
 void cpng_reader_destroy(cpng_reader *reader);

@@ -22,7 +22,9 @@ public final class AnimatedImage: AnimatedFrameProvider, Codable {
 
     /// Reads an animation (GIF, APNG, animated WebP) or a still image (one frame).
     ///
-    /// Throws ``WebImageError/badImageData(_:)`` for bytes no coder can decode (SVG, garbage).
+    /// Throws ``WebImageError/badImageData(_:)`` for bytes no coder can decode (SVG, garbage) and for an
+    /// animation over `options`' animation limits (``ImageDecodeOptions/maxFrameCount``,
+    /// ``ImageDecodeOptions/maxAnimationPixelCount``), which are checked from its headers.
     public init(data: Data, scale: Double? = nil, options: ImageDecodeOptions = ImageDecodeOptions(),
                 coders: CodersManager = .shared) throws {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }

@@ -12,6 +12,7 @@ final class StillFrameDecoder: AnimatedImageDecoder {
     var frameCount: Int { image.frameCount }
     var loopCount: Int { image.loopCount }
     var hasAlpha: Bool { image.hasAlpha }
+    var orientation: ImageOrientation { image.orientation }
 
     func frameDuration(at index: Int) -> Double {
         image.frames.indices.contains(index) ? image.frames[index].duration : 0

@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import WebImageCore
 
-/// Frame-by-frame access to a GIF: parsed once up front (headers and control blocks only, no pixels),
-/// each frame decoded and composited when asked for.
+/// Frame-by-frame access to a GIF: parsed once up front (headers and control blocks only, no pixels, within
+/// the options' animation limits), each frame decoded and composited on one canvas when asked for.
 ///
 /// The last composited canvas is kept, so playing in order costs one frame decode per frame; going back
 /// replays from the nearest earlier key frame (one that covers the screen opaquely, or follows a frame that
@@ -26,15 +26,7 @@ final class GIFAnimatedDecoder: AnimatedImageDecoder {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
         let (screen, headers, loopCount) = try data.withUnsafeBytes { raw in
             try GIFReader.read(raw) { reader in
-                try options.checkPixelCount(width: reader.screen.width, height: reader.screen.height)
-                var headers: [GIFFrameHeader] = []
-                try reader.forEachFrame { header in
-                    try GIFDecoding.checkFrameSize(header, options: options)
-                    try reader.skipPixels()
-                    headers.append(header)
-                    return !options.firstFrameOnly
-                }
-                return (reader.screen, headers, reader.loopCount ?? 1)
+                (reader.screen, try GIFFrameWalk.headers(reader, options: options), reader.loopCount ?? 1)
             }
         }
         var alpha = GIFAlphaTracker(screen: screen)
@@ -46,7 +38,7 @@ final class GIFAnimatedDecoder: AnimatedImageDecoder {
         self.loopCount = loopCount
         hasAlpha = alpha.hasAlpha(frameCount: headers.count)
         pixelSize = options.targetSize(forSource: screen, frameCount: headers.count) ?? screen
-        playback = Mutex(GIFPlayback(canvas: GIFCanvas(size: screen)))
+        playback = Mutex(GIFPlayback())
     }
 
     func frameDuration(at index: Int) -> Double {
@@ -58,50 +50,73 @@ final class GIFAnimatedDecoder: AnimatedImageDecoder {
         guard headers.indices.contains(index) else {
             throw WebImageError.badImageData(.frameOutOfRange(index: index, count: headers.count))
         }
+        // The first frame is painted on an empty screen, so scaling it needs no canvas (nor does a still).
+        if index == 0 && pixelSize != screen { return try scaledFirstFrame() }
         let pixels = try playback.withLock { state in try composite(upTo: index, state: &state) }
         return pixels.size == pixelSize ? pixels : Resampler.resample(pixels, to: pixelSize)
     }
 
     private func composite(upTo index: Int, state: inout GIFPlayback) throws -> PixelBuffer {
-        var next: Int
-        if let drawn = state.drawnIndex, drawn <= index {
+        var next: Int, canvas: GIFCanvas
+        if let drawn = state.drawnIndex, drawn <= index, let kept = state.canvas {
             next = drawn + 1
+            canvas = kept
         } else {
             next = isKeyFrame[...index].lastIndex { $0 } ?? 0
-            state.canvas.reset()
+            // Let the old canvas go before making the new one.
+            state.canvas = nil
+            canvas = GIFCanvas(size: screen)
         }
+        // Out of the state while drawing: the canvas is then uniquely owned (no copy), and a failure midway
+        // leaves nothing half drawn behind.
+        state.canvas = nil
         state.drawnIndex = nil
         while next <= index {
-            try draw(headers[next], state: &state)
+            try draw(headers[next], on: &canvas, indices: &state.indices)
             next += 1
         }
+        state.canvas = canvas
         state.drawnIndex = index
-        return state.canvas.pixels
+        return canvas.pixels
+    }
+
+    /// The first frame scaled while its rows are decoded, without the full-size canvas.
+    private func scaledFirstFrame() throws -> PixelBuffer {
+        let header = headers[0], screen = screen, target = pixelSize
+        return try data.withUnsafeBytes { raw in
+            try GIFReader.read(raw) { reader in
+                reader.seek(toRecordAt: header.recordOffset)
+                guard try reader.nextFrame() != nil else {
+                    throw WebImageError.badImageData(.corrupt("GIF frame record not found"))
+                }
+                return try GIFScaledStill.decode(reader, header: header, screen: screen, target: target)
+            }
+        }
     }
 
     /// Re-reads one frame's pixels by jumping giflib straight to its record, then paints it.
-    private func draw(_ header: GIFFrameHeader, state: inout GIFPlayback) throws {
+    private func draw(_ header: GIFFrameHeader, on canvas: inout GIFCanvas, indices: inout [UInt8]) throws {
         let count = header.width * header.height
-        if state.indices.count < count { state.indices = [UInt8](repeating: 0, count: count) }
+        if indices.count < count { indices = [UInt8](repeating: 0, count: count) }
         try data.withUnsafeBytes { raw in
             try GIFReader.read(raw) { reader in
                 reader.seek(toRecordAt: header.recordOffset)
                 guard try reader.nextFrame() != nil else {
                     throw WebImageError.badImageData(.corrupt("GIF frame record not found"))
                 }
-                try state.indices.withUnsafeMutableBufferPointer { try reader.readPixels(of: header, into: $0) }
+                try indices.withUnsafeMutableBufferPointer { try reader.readPixels(of: header, into: $0) }
             }
         }
-        let indices = state.indices
         indices.withUnsafeBufferPointer {
-            state.canvas.draw(header, indices: UnsafeBufferPointer(rebasing: $0[..<count]), fileRows: header.height)
+            canvas.draw(header, indices: UnsafeBufferPointer(rebasing: $0[..<count]), fileRows: header.height)
         }
     }
 }
 
 /// The mutable half of ``GIFAnimatedDecoder``: the canvas and which frame it shows.
 struct GIFPlayback {
-    var canvas: GIFCanvas
+    /// Made by the first composite, so that creating a decoder allocates no canvas.
+    var canvas: GIFCanvas?
     /// The frame the canvas holds, nil when it must be rebuilt (never drawn, or a frame failed midway).
     var drawnIndex: Int?
     /// Reused palette-index buffer.

@@ -27,11 +27,6 @@ struct GIFCanvas {
     /// The canvas as it is now, as 8-bit RGBA.
     var pixels: PixelBuffer { PixelBuffer(width: size.width, height: size.height, format: .rgba8, bytes: bytes) }
 
-    /// Back to the empty (transparent) screen with no disposal pending.
-    mutating func reset() {
-        self = GIFCanvas(size: size)
-    }
-
     /// Applies the previous frame's disposal, then paints the first `fileRows` rows (file order) of a frame
     /// whose de-interlaced palette indices are `indices`.
     mutating func draw(_ frame: GIFFrameHeader, indices: UnsafeBufferPointer<UInt8>, fileRows: Int) {

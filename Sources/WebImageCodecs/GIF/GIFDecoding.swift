@@ -2,6 +2,11 @@ import Foundation
 import WebImageCore
 
 /// One-shot GIF decoding: every frame (or the first) composited onto the logical screen.
+///
+/// The records are walked first (``GIFFrameWalk``) so the animation limits and the output size are settled
+/// before any pixel is decoded. At full size every frame keeps its own raster; when the options ask for a
+/// smaller size, frames are composited on one full-size canvas and only their scaled copies are kept, and a
+/// single frame is scaled row by row without a full-size canvas at all (``GIFScaledStill``).
 enum GIFDecoding {
     /// Decodes `data` as ``GIFCoder/decode(_:options:)`` describes.
     static func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
@@ -12,23 +17,52 @@ enum GIFDecoding {
     /// Decodes `data` as ``GIFCoder/decode(_:options:)`` describes, painting the first frame into `store`.
     static func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
-        let (image, screen) = try data.withUnsafeBytes { raw in
-            try GIFReader.read(raw) { reader in try decodeFrames(reader, store: &store, options: options) }
+        return try data.withUnsafeBytes { raw in
+            let (screen, frameCount, loopCount) = try GIFReader.read(raw) { reader in
+                (reader.screen, try GIFFrameWalk.headers(reader, options: options).count, reader.loopCount ?? 1)
+            }
+            let target = options.targetSize(forSource: screen, frameCount: frameCount)
+            let image = try GIFReader.read(raw) { reader in
+                if frameCount == 1, let target {
+                    return try decodeScaledStill(reader, target: target, loopCount: loopCount, options: options)
+                }
+                return try decodeFrames(reader, frameCount: frameCount, target: target, store: &store, options: options)
+            }
+            return options.finish(image, targetSize: target)
         }
-        return options.finish(image, sourceSize: screen)
     }
 
-    private static func decodeFrames(_ reader: GIFReader, store: inout RasterStore,
-                                     options: ImageDecodeOptions) throws -> (Image, PixelSize) {
+    /// The first frame alone, scaled to `target` while its rows are decoded; `loopCount` is the walk's (which
+    /// also saw the records after the frame).
+    private static func decodeScaledStill(_ reader: GIFReader, target: PixelSize, loopCount: Int,
+                                          options: ImageDecodeOptions) throws -> Image {
+        var result: Image?
+        try reader.forEachFrame { header in
+            try checkFrameSize(header, options: options)
+            let pixels = try GIFScaledStill.decode(reader, header: header, screen: reader.screen, target: target)
+            var alpha = GIFAlphaTracker(screen: reader.screen)
+            alpha.add(header)
+            result = Image(frames: [ImageFrame(pixels: pixels)], loopCount: loopCount, format: .gif,
+                           hasAlpha: alpha.hasAlpha(frameCount: 1))
+            return false
+        }
+        guard let result else { throw WebImageError.badImageData(.corrupt("the GIF contains no image")) }
+        return result
+    }
+
+    /// Up to `frameCount` frames composited in order on one canvas: full-size copies of it when `target` is
+    /// nil, else copies scaled to `target`.
+    private static func decodeFrames(_ reader: GIFReader, frameCount: Int, target: PixelSize?,
+                                     store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
         let screen = reader.screen
         try options.checkPixelCount(width: screen.width, height: screen.height)
-        // The canvas owns the store's raster while painting; the first frame keeps it (later frames are
-        // copies made when the next frame is drawn), and the store gets it back even when decoding fails.
+        // The canvas owns the store's raster while painting; the first full-size frame keeps it (later frames
+        // are copies made when the next frame is drawn), and the store gets it back even when decoding fails.
         var canvas = GIFCanvas(transparent: store.take(width: screen.width, height: screen.height) {
             $0.initializeMemory(as: UInt8.self, repeating: 0)
         })
         var frames: [ImageFrame] = []
-        defer { store.keep(frames.first?.pixels ?? canvas.pixels) }
+        defer { store.keep(target == nil ? frames.first?.pixels ?? canvas.pixels : canvas.pixels) }
         var alpha = GIFAlphaTracker(screen: screen)
         var indices: [UInt8] = []
         try reader.forEachFrame { header in
@@ -41,13 +75,13 @@ enum GIFDecoding {
                 canvas.draw(header, indices: UnsafeBufferPointer(rebasing: $0[..<count]), fileRows: header.height)
             }
             alpha.add(header)
-            frames.append(ImageFrame(pixels: canvas.pixels, duration: header.duration))
-            return !options.firstFrameOnly
+            let pixels = target.map { Resampler.resample(canvas.pixels, to: $0) } ?? canvas.pixels
+            frames.append(ImageFrame(pixels: pixels, duration: header.duration))
+            return !options.firstFrameOnly && frames.count < frameCount
         }
         if frames.count == 1 { frames[0].duration = 0 }
-        let image = Image(frames: frames, loopCount: reader.loopCount ?? 1, format: .gif,
-                          hasAlpha: alpha.hasAlpha(frameCount: frames.count))
-        return (image, screen)
+        return Image(frames: frames, loopCount: reader.loopCount ?? 1, format: .gif,
+                     hasAlpha: alpha.hasAlpha(frameCount: frames.count))
     }
 
     /// Rejects a frame whose index buffer would be over the pixel limit (its rectangle may exceed the screen).

@@ -12,7 +12,13 @@ final class GIFProgressiveDecoder: ProgressiveImageDecoder {
     private let options: ImageDecodeOptions
     private var canvas: GIFCanvas?
     private var alpha: GIFAlphaTracker?
+    /// Complete frames so far, at ``frameSize``.
     private var frames: [ImageFrame] = []
+    /// The size complete frames are kept at: a thumbnail or scale-down size for one frame (each partial
+    /// image is brought to the final size from there), nil for full size.
+    private var frameSize: PixelSize?
+    /// The pixels compositing the complete frames took, against ``ImageDecodeOptions/maxAnimationPixelCount``.
+    private var compositedPixels = 0
     private var loopCount: Int?
     /// Where the records after the last complete frame start (nil before the first frame is complete).
     private var resumeOffset: Int?
@@ -47,6 +53,7 @@ final class GIFProgressiveDecoder: ProgressiveImageDecoder {
             try options.checkPixelCount(width: screen.width, height: screen.height)
             canvas = GIFCanvas(size: screen)
             alpha = GIFAlphaTracker(screen: screen)
+            frameSize = options.targetSize(forSource: screen)
         }
         if let resumeOffset { reader.seek(toRecordAt: resumeOffset) }
         let knownFrames = frames.count
@@ -78,6 +85,14 @@ final class GIFProgressiveDecoder: ProgressiveImageDecoder {
     private func decodeFrame(_ header: GIFFrameHeader, _ reader: GIFReader) throws -> (pixels: PixelBuffer, rows: Int)? {
         guard var drawn = canvas else { return nil }
         try GIFDecoding.checkFrameSize(header, options: options)
+        // The final decode refuses an animation over the limits from its headers; partial images stop there too.
+        let pixels = compositedPixels + max(drawn.size.pixelCount, header.width * header.height)
+        do {
+            try options.checkAnimation(frameCount: frames.count + 1, pixelCount: pixels)
+        } catch {
+            isDone = true
+            throw error
+        }
         var indices = [UInt8](repeating: 0, count: header.width * header.height)
         do {
             try indices.withUnsafeMutableBufferPointer { try reader.readPixels(of: header, into: $0) }
@@ -88,7 +103,9 @@ final class GIFProgressiveDecoder: ProgressiveImageDecoder {
         indices.withUnsafeBufferPointer { drawn.draw(header, indices: $0, fileRows: header.height) }
         canvas = drawn
         alpha?.add(header)
-        frames.append(ImageFrame(pixels: drawn.pixels, duration: header.duration))
+        compositedPixels = pixels
+        let kept = frameSize.map { Resampler.resample(drawn.pixels, to: $0) } ?? drawn.pixels
+        frames.append(ImageFrame(pixels: kept, duration: header.duration))
         resumeOffset = reader.position
         return nil
     }

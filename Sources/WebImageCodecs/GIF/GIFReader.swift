@@ -82,6 +82,13 @@ final class GIFReader {
         }
     }
 
+    /// Decodes the current image's next row in file order (the interlaced pass order) into `line`, which
+    /// holds `width` palette indices.
+    func readLine(into line: UnsafeMutableBufferPointer<UInt8>, width: Int) throws {
+        guard let base = line.baseAddress, line.count >= width else { return }
+        guard DGifGetLine(handle, base, Int32(width)) == GIF_OK else { throw currentFailure() }
+    }
+
     /// Passes over the current image's compressed data without decoding it.
     func skipPixels() throws {
         var codeSize: Int32 = 0

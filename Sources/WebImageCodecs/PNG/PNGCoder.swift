@@ -3,7 +3,8 @@ import WebImageCore
 
 /// PNG and animated PNG (APNG) over libpng: every colour type and bit depth, interlacing, tRNS and palettes;
 /// the EXIF orientation of an eXIf chunk; progressive display while downloading; lazy frame access; encoding
-/// of stills and animations.
+/// of stills and animations. A still's thumbnail is scaled while libpng decodes its rows (see
+/// ``PNGScaledDecoder``); an animation over the options' animation limits is refused from its chunks.
 ///
 /// Sources up to 8 bits decode to `.rgba8`, 16-bit sources to `.rgba16`, with the samples as stored (no gamma
 /// conversion). The pixel limit is enforced from the IHDR chunk before libpng allocates anything. Debian's
@@ -46,26 +47,33 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
             if PNGHeader.isAnimated(bytes), let structure = try APNGStructure.parse(bytes, header: header) {
                 return try Self.decodeAnimation(bytes, structure: structure, orientation: orientation, options: options)
             }
-            let result = try PNGRasterDecoder.decode(bytes, expected: header, store: &store)
+            let target = options.targetSize(forSource: header.size)
+            let result = try target.map { try PNGScaledDecoder.decode(bytes, expected: header, target: $0) }
+                ?? PNGRasterDecoder.decode(bytes, expected: header, store: &store)
             let image = Image(frames: [ImageFrame(pixels: result.pixels)], orientation: orientation, format: .png,
                               hasAlpha: result.hasAlpha)
-            return options.finish(image, sourceSize: header.size)
+            return options.finish(image, targetSize: target)
         }
     }
 
-    /// Every frame (or only the first, per the options) composited, with durations and the loop count.
+    /// Every frame (or only the first, per the options) composited on one canvas, with durations and the
+    /// loop count; when the options ask for a smaller size only the scaled frames are kept.
     private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, structure: APNGStructure,
                                         orientation: ImageOrientation, options: ImageDecodeOptions) throws -> Image {
-        var player = APNGPlayer(structure: structure)
         let count = options.firstFrameOnly ? 1 : structure.frames.count
+        try options.checkAnimation(frameCount: count, canvas: structure.header.size)
+        let target = options.targetSize(forSource: structure.header.size, frameCount: count)
+        var player = APNGPlayer(structure: structure)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(count)
         for frame in structure.frames.prefix(count) {
-            frames.append(ImageFrame(pixels: try player.renderNext(in: bytes), duration: frame.control.duration))
+            let canvas = try player.renderNext(in: bytes)
+            let pixels = target.map { Resampler.resample(canvas, to: $0) } ?? canvas
+            frames.append(ImageFrame(pixels: pixels, duration: frame.control.duration))
         }
         let image = Image(frames: frames, orientation: orientation, loopCount: structure.loopCount, format: .png,
                           hasAlpha: structure.hasAlpha)
-        return options.finish(image, sourceSize: structure.header.size)
+        return options.finish(image, targetSize: target)
     }
 
     /// True for `.png`.
@@ -97,7 +105,7 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
             try options.checkPixelCount(width: header.width, height: header.height)
             return PNGHeader.isAnimated(bytes) ? try APNGStructure.parse(bytes, header: header) : nil
         }
-        guard let structure else { return PNGStillFrameDecoder(image: try decode(data, options: options)) }
-        return APNGAnimatedDecoder(data: data, structure: structure, options: options)
+        guard let structure else { return DecodedStillDecoder(image: try decode(data, options: options)) }
+        return try APNGAnimatedDecoder(data: data, structure: structure, options: options)
     }
 }

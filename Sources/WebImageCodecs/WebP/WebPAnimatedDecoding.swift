@@ -1,7 +1,8 @@
 import Foundation
 import WebImageCore
 
-/// Decodes every frame of an animated WebP at once (or only the first, per the options).
+/// Decodes every frame of an animated WebP at once (or only the first, per the options), each scaled as it
+/// comes off libwebp's canvas when the options ask for a smaller size.
 enum WebPAnimatedDecoding {
     static func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         let reader = try WebPAnimationReader(data, options: options)
@@ -9,7 +10,7 @@ enum WebPAnimatedDecoding {
         if options.firstFrameOnly {
             let image = Image(frames: [ImageFrame(pixels: try reader.next())], orientation: orientation,
                               loopCount: reader.loopCount, format: .webp, hasAlpha: reader.hasAlpha)
-            return options.finish(image, sourceSize: reader.canvasSize)
+            return options.finish(image, targetSize: reader.targetSize)
         }
         var frames: [ImageFrame] = []
         frames.reserveCapacity(reader.frameCount)
@@ -18,6 +19,6 @@ enum WebPAnimatedDecoding {
         }
         let image = Image(frames: frames, orientation: orientation, loopCount: reader.loopCount, format: .webp,
                           hasAlpha: reader.hasAlpha)
-        return options.finish(image, sourceSize: reader.canvasSize)
+        return options.finish(image, targetSize: reader.targetSize)
     }
 }

@@ -6,13 +6,14 @@ import WebImageCore
 ///
 /// libwebp's animation decoder only moves forward, so one reader is kept behind a lock: asking for the next
 /// frame decodes just that frame, asking for an earlier one rewinds and replays from the first. The last
-/// frame handed out is kept so repeated requests for it cost nothing.
+/// frame handed out is kept (at its delivered size) so repeated requests for it cost nothing.
 final class WebPAnimatedImageDecoder: AnimatedImageDecoder {
     let format = ImageFormat.webp
     let pixelSize: PixelSize
     let frameCount: Int
     let loopCount: Int
     let hasAlpha: Bool
+    let orientation: ImageOrientation
     private let durations: [Double]
     private let state: Mutex<State>
 
@@ -28,6 +29,7 @@ final class WebPAnimatedImageDecoder: AnimatedImageDecoder {
         loopCount = reader.loopCount
         hasAlpha = reader.hasAlpha
         durations = options.firstFrameOnly ? [0] : reader.durations
+        orientation = data.withUnsafeBytes { WebPOrientationReader.orientation(in: $0) }
         state = Mutex(State(reader: reader))
     }
 

@@ -4,9 +4,12 @@ import WebImageCore
 
 /// A sequential reader of an animated WebP's composited frames over libwebp's `WebPAnimDecoder`.
 ///
-/// The animation decoder does the full-canvas compositing (dispose and blend) itself; this type owns a stable
-/// copy of the bytes (the decoder keeps pointers into them), copies each canvas into a ``PixelBuffer`` and,
-/// when a target size is given, shrinks it. Not thread-safe: callers serialise access.
+/// The animation decoder does the full-canvas compositing (dispose and blend) on the canvas it keeps (with a
+/// second one for disposal), whatever the frame count; this type owns a stable copy of the bytes (the decoder keeps pointers into them) and turns each canvas
+/// into a ``PixelBuffer``: a copy at full size, or, when a target size is given, a scaled copy read straight
+/// from libwebp's canvas. The frame count and canvas are checked against the options' animation limits
+/// from the container before the animation decoder (and its canvases) exists. Not thread-safe: callers
+/// serialise access.
 final class WebPAnimationReader {
     let canvasSize: PixelSize
     /// The size frames are delivered at (the canvas, or the options' target size).
@@ -27,6 +30,7 @@ final class WebPAnimationReader {
     init(_ data: Data, options: ImageDecodeOptions) throws {
         let features = try WebPStatus.requiredFeatures(data)
         try options.checkPixelCount(width: Int(features.width), height: Int(features.height))
+        try Self.checkLimits(data, options: options)
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
         data.withUnsafeBytes { copy.copyMemory(from: $0) }
         bytes = copy
@@ -63,13 +67,18 @@ final class WebPAnimationReader {
         bytes.deallocate()
     }
 
-    /// Frame `nextIndex`, composited; advances by one.
+    /// ``outputSize`` when it differs from the canvas (the size to finish the image at), else nil.
+    var targetSize: PixelSize? { outputSize == canvasSize ? nil : outputSize }
+
+    /// Frame `nextIndex`, composited, at ``outputSize``; advances by one.
     func next() throws -> PixelBuffer {
-        let canvas = try advance()
-        let full = PixelBuffer(width: canvasSize.width, height: canvasSize.height, format: .rgba8) { out in
-            out.copyMemory(from: UnsafeRawBufferPointer(start: canvas, count: out.count))
+        let canvas = UnsafeRawBufferPointer(start: try advance(), count: canvasSize.pixelCount * 4)
+        guard outputSize == canvasSize else {
+            return Resampler.resample(canvas, size: canvasSize, format: .rgba8, to: outputSize)
         }
-        return Resampler.resample(full, to: outputSize)
+        return PixelBuffer(width: canvasSize.width, height: canvasSize.height, format: .rgba8) { out in
+            out.copyMemory(from: canvas)
+        }
     }
 
     /// Composites frame `nextIndex` without copying it out (to reach a later frame); advances by one.
@@ -96,6 +105,22 @@ final class WebPAnimationReader {
     func rewind() {
         WebPAnimDecoderReset(decoder)
         nextIndex = 0
+    }
+
+    /// Refuses an animation over the options' frame-count or total-pixel limits, reading only the container.
+    private static func checkLimits(_ data: Data, options: ImageDecodeOptions) throws {
+        let counts = data.withUnsafeBytes { raw -> (frames: Int, canvas: PixelSize)? in
+            var webpData = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
+            guard let demuxer = WebPDemuxInternal(&webpData, 0, nil, WEBP_DEMUX_ABI_VERSION) else { return nil }
+            defer { WebPDemuxDelete(demuxer) }
+            return (Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT)),
+                    PixelSize(width: Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_WIDTH)),
+                              height: Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT))))
+        }
+        // A container the demuxer rejects fails below, where the animation decoder reports it.
+        guard let counts else { return }
+        try options.checkAnimation(frameCount: options.firstFrameOnly ? min(1, counts.frames) : counts.frames,
+                                   canvas: counts.canvas)
     }
 
     /// Each frame's display time, read from the demuxer's frame headers (no pixel decoding).

@@ -3,7 +3,8 @@ import Foundation
 import WebImageCore
 
 /// Decodes and encodes WebP with libwebp: lossy, lossless and alpha stills, animations (composited with
-/// libwebp's animation decoder), the EXIF orientation of an extended file's EXIF chunk, progressive display
+/// libwebp's animation decoder, refused from the container when over the options' animation limits, scaled
+/// frame by frame for thumbnails), the EXIF orientation of an extended file's EXIF chunk, progressive display
 /// while downloading, and scaled decoding for thumbnails.
 ///
 /// Still images decode straight into the result's pixel memory; a thumbnail or scale-down size is produced by
@@ -57,9 +58,13 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
         WebPProgressiveDecoder(options: options)
     }
 
-    /// A lazy frame decoder; a still WebP reads as a one-frame animation.
+    /// A lazy frame decoder over libwebp's animation decoder; a still WebP reads as a one-frame animation,
+    /// decoded up front like ``decode(_:options:)`` (scaled by libwebp).
     public func makeAnimatedDecoder(_ data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageDecoder {
-        try WebPAnimatedImageDecoder(data, options: options)
+        guard try WebPStatus.requiredFeatures(data).has_animation != 0 else {
+            return DecodedStillDecoder(image: try decode(data, options: options))
+        }
+        return try WebPAnimatedImageDecoder(data, options: options)
     }
 
     /// True for ``ImageFormat/webp`` only.

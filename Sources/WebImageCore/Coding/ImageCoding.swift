@@ -13,8 +13,10 @@ public protocol ImageDecoding: AnyObject, Sendable {
     /// decode spends as much time having the kernel fault in and zero a fresh raster as decoding, so the
     /// decoder writes through ``PixelBuffer/reinitialize(width:height:format:initializingWith:)``, reusing the
     /// storage when `buffer` is its only owner and it is big enough. A full-size result shares `buffer`'s
-    /// storage (no copy), so let it go before the next call; a thumbnail, scale-down or applied orientation
-    /// is computed from the raster left in `buffer` into a new, smaller image. On a throw `buffer` stays a
+    /// storage (no copy), so let it go before the next call; an applied orientation, or a thumbnail or
+    /// scale-down the library cannot shrink during decode, is computed from the raster left in `buffer` into
+    /// a new image, while one shrunk during decode (PNG and GIF stills row by row, WebP by libwebp) is written
+    /// straight at its size and may leave `buffer` untouched. On a throw `buffer` stays a
     /// valid raster (contents unspecified once decoding had started) and can be passed again.
     ///
     /// ```swift
@@ -76,7 +78,10 @@ public protocol AnimatedImageCoding: ImageCoding {
 /// Random access to an animation's composited frames, decoded on demand.
 ///
 /// Implementations are thread-safe; asking for frames in order is the cheap path (each frame is composited
-/// from the previous one), random access replays from the nearest earlier full frame.
+/// from the previous one), random access replays from the nearest earlier full frame. Creating one reads
+/// the headers only and enforces the options' animation limits (``ImageDecodeOptions/maxFrameCount``,
+/// ``ImageDecodeOptions/maxAnimationPixelCount``). Whatever the frame count, an animation's decoder keeps
+/// one full-size canvas (two for libwebp's) and delivers frames at ``pixelSize``.
 public protocol AnimatedImageDecoder: AnyObject, Sendable {
     var format: ImageFormat { get }
     /// The canvas size every frame is delivered at.
@@ -85,8 +90,15 @@ public protocol AnimatedImageDecoder: AnyObject, Sendable {
     /// How often the animation plays; 0 = forever.
     var loopCount: Int { get }
     var hasAlpha: Bool { get }
+    /// The EXIF orientation the delivered frames still need (`.up` when the decoder applied it).
+    var orientation: ImageOrientation { get }
     /// Seconds frame `index` is shown.
     func frameDuration(at index: Int) -> Double
     /// Frame `index` composited onto the full canvas.
     func frame(at index: Int) throws -> PixelBuffer
+}
+
+extension AnimatedImageDecoder {
+    /// `.up`: for formats that carry no orientation.
+    public var orientation: ImageOrientation { .up }
 }

@@ -7,20 +7,24 @@ extension ImageDecodeOptions {
     /// Every coder ends its decode with this, so thumbnails, scale-down and orientation behave the same for
     /// every format.
     public func finish(_ image: Image, sourceSize: PixelSize) -> Image {
+        finish(image, targetSize: targetSize(forSource: sourceSize, frameCount: image.frameCount))
+    }
+
+    /// Like ``finish(_:sourceSize:)``, with the target size already worked out (nil: full size).
+    ///
+    /// For decoders that scale each frame as it is composited: they plan the size from the frame count the
+    /// headers give, and a damaged file may then deliver fewer frames, which must not change the size again.
+    public func finish(_ image: Image, targetSize target: PixelSize?) -> Image {
         var frames = image.frames
-        var isThumbnail = image.isThumbnail
-        if let target = targetSize(forSource: sourceSize, frameCount: frames.count) {
-            if image.pixelSize != target {
-                frames = frames.map { ImageFrame(pixels: Resampler.resample($0.pixels, to: target), duration: $0.duration) }
-            }
-            isThumbnail = true
+        if let target, image.pixelSize != target {
+            frames = frames.map { ImageFrame(pixels: Resampler.resample($0.pixels, to: target), duration: $0.duration) }
         }
         var orientation = image.orientation
         if applyOrientation && orientation != .up {
             frames = frames.map { ImageFrame(pixels: $0.pixels.applying(orientation), duration: $0.duration) }
             orientation = .up
         }
-        return image.with(frames: frames, scale: resolvedScale, orientation: orientation, isThumbnail: isThumbnail,
-                          decodeOptions: self)
+        return image.with(frames: frames, scale: resolvedScale, orientation: orientation,
+                          isThumbnail: target != nil || image.isThumbnail, decodeOptions: self)
     }
 }

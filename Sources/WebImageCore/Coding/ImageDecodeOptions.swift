@@ -26,11 +26,28 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     public var maxPixelCount: Int
     /// Options only a custom coder understands, passed through untouched. Default none.
     public var coderOptions: ImageCoderOptions
+    /// The most frames an animation may have; more fail before any frame is decoded (with ``firstFrameOnly``
+    /// only the first frame counts).
+    ///
+    /// Default 1,000: far above web animations (a 10 s clip at 30 fps has 300 frames). Every frame costs
+    /// bookkeeping even when it is one pixel (giflib keeps a record per image), so the count needs a bound of
+    /// its own: at 15 bytes a GIF frame, a small file could otherwise hold millions of them.
+    public var maxFrameCount: Int
+    /// The most pixels an animation may composite in all: frames × canvas pixels (a GIF frame larger than
+    /// its screen counts its own size). Checked from the headers before any frame is decoded; with
+    /// ``firstFrameOnly`` only the first frame counts; stills are bounded by ``maxPixelCount`` alone.
+    ///
+    /// Default 250,000,000. It bounds both costs of an animation: kept at full size its frames take at most
+    /// 1 GB of RGBA8 (2.5 times a still at ``maxPixelCount``), and compositing and scaling them all takes
+    /// about a second. It admits 1080p × 120 frames or 480×270 × 1,000 frames, and refuses the small-file
+    /// bombs a large canvas builds (4000×4000 × 40 frames of one pixel: a 1 KB GIF, 2.5 GB of canvases).
+    public var maxAnimationPixelCount: Int
 
     public init(scaleFactor: Double? = nil, cacheKey: String? = nil, firstFrameOnly: Bool = false,
                 thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true,
                 scaleDownLimitBytes: Int? = nil, typeHint: ImageFormat? = nil, applyOrientation: Bool = false,
-                maxPixelCount: Int = 100_000_000, coderOptions: ImageCoderOptions = ImageCoderOptions()) {
+                maxPixelCount: Int = 100_000_000, maxFrameCount: Int = 1_000,
+                maxAnimationPixelCount: Int = 250_000_000, coderOptions: ImageCoderOptions = ImageCoderOptions()) {
         self.scaleFactor = scaleFactor
         self.cacheKey = cacheKey
         self.firstFrameOnly = firstFrameOnly
@@ -40,6 +57,8 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         self.typeHint = typeHint
         self.applyOrientation = applyOrientation
         self.maxPixelCount = maxPixelCount
+        self.maxFrameCount = maxFrameCount
+        self.maxAnimationPixelCount = maxAnimationPixelCount
         self.coderOptions = coderOptions
     }
 

@@ -94,6 +94,11 @@ public enum BadImageDataReason: Sendable, Hashable, CustomStringConvertible {
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// A frame index outside the image.
     case frameOutOfRange(index: Int, count: Int)
+    /// The animation has more frames than ``ImageDecodeOptions/maxFrameCount``; rejected before decoding.
+    case tooManyFrames(limit: Int)
+    /// The animation's frames would composite more pixels in all (frames × canvas) than
+    /// ``ImageDecodeOptions/maxAnimationPixelCount``; rejected before decoding.
+    case animationTooLarge(frameCount: Int, pixelCount: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -106,6 +111,11 @@ public enum BadImageDataReason: Sendable, Hashable, CustomStringConvertible {
         case .tooManyPixels(let w, let h, let limit):
             "too many pixels: \(w)x\(h) is over the limit of \(limit) pixels per frame"
         case .frameOutOfRange(let index, let count): "frame \(index) out of range (the image has \(count))"
+        case .tooManyFrames(let limit):
+            "too many frames: the animation has more than \(limit) (raise ImageDecodeOptions.maxFrameCount to decode it)"
+        case .animationTooLarge(let frames, let pixels, let limit):
+            "animation too large: \(frames) frames × canvas = \(pixels) pixels, over the limit of \(limit) "
+                + "(raise ImageDecodeOptions.maxAnimationPixelCount to decode it)"
         }
     }
 }

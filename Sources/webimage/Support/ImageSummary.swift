@@ -59,3 +59,18 @@ extension ImageSummary {
         isAnimated = image.isAnimated
     }
 }
+
+extension ImageSummary {
+    /// The summary of an image read by a frame-by-frame decoder (its headers; no frame decoded).
+    init(_ decoder: any AnimatedImageDecoder) {
+        format = decoder.format.rawValue
+        width = decoder.pixelSize.width
+        height = decoder.pixelSize.height
+        frameCount = decoder.frameCount
+        loopCount = decoder.loopCount
+        frameDurations = (0..<decoder.frameCount).map { decoder.frameDuration(at: $0) }
+        hasAlpha = decoder.hasAlpha
+        orientation = decoder.orientation.rawValue
+        isAnimated = decoder.frameCount > 1
+    }
+}

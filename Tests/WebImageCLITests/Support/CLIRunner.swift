@@ -21,16 +21,20 @@ enum CLIRunner {
         var description: String {
             switch self {
             case .binaryMissing(let looked):
-                "the webimage executable was not found (run `swift build --build-tests` first); looked at: "
+                "the executable was not found (run `swift build --build-tests` first); looked at: "
                     + looked.joined(separator: ", ")
             case .timedOut(let arguments): "webimage \(arguments.joined(separator: " ")) did not finish in time"
             }
         }
     }
 
-    /// The executable next to the test bundle (`.build/<triple>/debug/webimage`), found from the running test
-    /// process's own location, falling back to the package's `.build/debug`.
-    static func executable() throws -> URL {
+    /// The executable `name` next to the test bundle (`.build/<triple>/debug/webimage`), found from the running
+    /// test process's own location, falling back to the package's `.build/debug`. `WEBIMAGE_EXECUTABLE` names
+    /// another build of `webimage` instead, to show what a test checks against an older one.
+    static func executable(named name: String = "webimage") throws -> URL {
+        if name == "webimage", let override = ProcessInfo.processInfo.environment["WEBIMAGE_EXECUTABLE"] {
+            return URL(fileURLWithPath: override)
+        }
         var directories: [URL] = []
         if let executable = Bundle.main.executableURL { directories.append(executable.deletingLastPathComponent()) }
         if let first = CommandLine.arguments.first {
@@ -39,7 +43,7 @@ enum CLIRunner {
         directories.append(Bundle.main.bundleURL)
         directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
         directories.append(CLITestPaths.root.appendingPathComponent(".build/debug"))
-        let candidates = directories.map { $0.appendingPathComponent("webimage") }
+        let candidates = directories.map { $0.appendingPathComponent(name) }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             throw Failure.binaryMissing(candidates.map(\.path))
         }

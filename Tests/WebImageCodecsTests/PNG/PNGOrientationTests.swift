@@ -67,6 +67,8 @@ import WebImage
         #expect(upright.orientation == .up)
         #expect(upright.frames.map(\.pixels) == stored.frames.map { $0.pixels.applying(.right) })
         #expect(upright.frames[0].pixels.rgba8(x: 2, y: 0) == [10, 10, 200, 255])
+        // The frame-by-frame decoder delivers frames as stored and reports what they still need.
+        #expect(try coder.makeAnimatedDecoder(data, options: .init()).orientation == .right)
     }
 
     /// eXIf precedes IDAT, so every partial image already carries the orientation (and applies it on request).

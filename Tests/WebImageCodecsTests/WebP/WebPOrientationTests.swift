@@ -78,6 +78,8 @@ import WebImage
         #expect(upright.frames.map(\.pixels) == frames.map { $0.pixels.applying(.right) })
         let first = try coder.decode(data, options: .init(firstFrameOnly: true))
         #expect(first.frameCount == 1 && first.orientation == .right)
+        // The frame-by-frame decoder delivers frames as stored and reports what they still need.
+        #expect(try coder.makeAnimatedDecoder(data, options: .init()).orientation == .right)
     }
 
     /// EXIF follows the image data, so partial images read `.up` and the final image has the orientation.
