@@ -3,11 +3,11 @@
 # work on a fresh Debian machine and cost nothing once the libraries are there).
 set -euo pipefail
 
-packages=(pkg-config libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev)
+packages=(pkg-config libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libdeflate-dev)
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 \
-        && pkg-config --exists libturbojpeg libpng16 libwebp libwebpdemux libwebpmux \
+        && pkg-config --exists libturbojpeg libpng16 libwebp libwebpdemux libwebpmux libdeflate \
         && [ -f /usr/include/jpeglib.h ] && [ -f /usr/include/gif_lib.h ]
 }
 

@@ -17,10 +17,16 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     public var firstFrameOnly: Bool
     /// Loop count written into an animation (0 = forever). Default nil: the image's own.
     public var loopCount: Int?
+    /// How much CPU the encoder may spend to make the output smaller. Default nil: unset, which an explicit
+    /// encode (``CodersManager/encode(_:as:options:)``, the CLI's `convert`) reads as
+    /// ``ImageEncodeEffort/balanced`` (the quality-first output of earlier releases), and the cache stores
+    /// (an image without bytes written to the disk cache, a transformed image or thumbnail stored by the
+    /// manager) read as ``ImageEncodeEffort/fastest``. Set it to choose for both.
+    public var effort: ImageEncodeEffort?
 
     public init(quality: Double = 1, lossless: Bool = false, backgroundColor: RGBAColor? = nil,
                 maxPixelSize: PixelSize? = nil, maxFileSize: Int? = nil, firstFrameOnly: Bool = false,
-                loopCount: Int? = nil) {
+                loopCount: Int? = nil, effort: ImageEncodeEffort? = nil) {
         self.quality = min(1, max(0, quality.isFinite ? quality : 1))
         self.lossless = lossless
         self.backgroundColor = backgroundColor
@@ -28,6 +34,17 @@ public struct ImageEncodeOptions: Sendable, Hashable {
         self.maxFileSize = maxFileSize
         self.firstFrameOnly = firstFrameOnly
         self.loopCount = loopCount
+        self.effort = effort
+    }
+
+    /// The effort the encoders apply: ``effort``, or ``ImageEncodeEffort/balanced`` when unset.
+    public var resolvedEffort: ImageEncodeEffort { effort ?? .balanced }
+
+    /// These options with ``effort`` set to `effort` when it is unset (an explicit choice is kept).
+    public func withDefaultEffort(_ effort: ImageEncodeEffort) -> ImageEncodeOptions {
+        var options = self
+        options.effort = self.effort ?? effort
+        return options
     }
 }
 
