@@ -11,11 +11,12 @@ struct GIFIndexedFrame {
 ///
 /// Pixels with alpha under 128 share one transparent entry; the others are treated as opaque. When the
 /// frame has few enough colours the palette is exact (a lossless round trip); otherwise ``GIFMedianCut``
-/// picks the palette and each pixel gets its nearest entry.
+/// picks the palette (on a coarser histogram for ``ImageEncodeEffort/fastest``) and each pixel gets the entry
+/// of its box.
 enum GIFColorQuantizer {
-    static func quantize(_ pixels: PixelBuffer) -> GIFIndexedFrame {
+    static func quantize(_ pixels: PixelBuffer, effort: ImageEncodeEffort) -> GIFIndexedFrame {
         let rgba = pixels.converted(to: .rgba8)
-        return exactPalette(rgba) ?? GIFMedianCut.quantize(rgba)
+        return exactPalette(rgba) ?? GIFMedianCut.quantize(rgba, bitsPerChannel: GIFMedianCut.bitsPerChannel(for: effort))
     }
 
     /// The palette of the frame's own colours, or nil when there are more than 256 entries' worth.

@@ -17,7 +17,7 @@ enum GIFEncoder {
         let indexed = source.map { frame in
             var pixels = frame.pixels.converted(to: .rgba8)
             if pixels.size != size { pixels = Resampler.resample(pixels, to: size) }
-            return GIFColorQuantizer.quantize(pixels)
+            return GIFColorQuantizer.quantize(pixels, effort: options.resolvedEffort)
         }
         let frames = isAnimated
             ? GIFFrameOptimizer.records(for: indexed, size: size, delays: source.map { centiseconds($0.duration) })
