@@ -44,8 +44,8 @@ enum StoreEncodeBenchmark {
                 { _ = try coders.encode(image, as: format, options: fast) },
                 { _ = try coders.encode(image, as: format, options: balanced) })
             let label = "\(input) \(name)".padding(toLength: 36, withPad: " ", startingAt: 0)
-            print(label + String(format: " fastest %7.3f ms %7.1f KB   balanced %8.3f ms %7.1f KB   %5.1f× faster   %@",
-                                 fastCPU * 1e3, Double(fastSize) / 1024, balancedCPU * 1e3,
+            let layout = " fastest %7.3f ms %7.1f KB   balanced %8.3f ms %7.1f KB   %5.1f× faster   %@"
+            print(label + String(format: layout, fastCPU * 1e3, Double(fastSize) / 1024, balancedCPU * 1e3,
                                  Double(balancedSize) / 1024, balancedCPU / fastCPU,
                                  fastCPU <= target ? "≤ 2 ms met" : "≤ 2 ms NOT MET"))
         }

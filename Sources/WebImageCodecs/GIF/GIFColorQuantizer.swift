@@ -16,7 +16,8 @@ struct GIFIndexedFrame {
 enum GIFColorQuantizer {
     static func quantize(_ pixels: PixelBuffer, effort: ImageEncodeEffort) -> GIFIndexedFrame {
         let rgba = pixels.converted(to: .rgba8)
-        return exactPalette(rgba) ?? GIFMedianCut.quantize(rgba, bitsPerChannel: GIFMedianCut.bitsPerChannel(for: effort))
+        return exactPalette(rgba)
+            ?? GIFMedianCut.quantize(rgba, bitsPerChannel: GIFMedianCut.bitsPerChannel(for: effort))
     }
 
     /// The palette of the frame's own colours, or nil when there are more than 256 entries' worth.

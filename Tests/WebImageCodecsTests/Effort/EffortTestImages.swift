@@ -1,3 +1,4 @@
+import Foundation
 import WebImage
 
 /// Fixed inputs for the effort tests: photo-like rasters (far more than 256 colours) built in code.
@@ -9,4 +10,13 @@ enum EffortTestImages {
     static let animation = Image(frames: (1...3).map {
         ImageFrame(pixels: WebPTestImages.photo(width: 48, height: 32, alpha: true, seed: UInt32($0)), duration: 0.1)
     }, loopCount: 2)
+}
+
+extension EffortTestImages {
+    /// The FLEVEL field of the zlib header that starts a PNG's image data (0 fastest … 3 slowest), or nil.
+    static func zlibLevel(ofPNG data: Data) -> Int? {
+        guard let idat = PNGTestBytes.chunks([UInt8](data)).first(where: { $0.type == "IDAT" }),
+              idat.data.count >= 2 else { return nil }
+        return Int(idat.data[1] >> 6)
+    }
 }
