@@ -5,7 +5,7 @@ import WebImageCore
 /// Colours are histogrammed at 5 bits per channel (4 for ``ImageEncodeEffort/fastest``); the box holding the
 /// most pixels × widest spread is split at its pixel median along its widest channel until the palette is
 /// full. Each entry is the mean of the pixels in its box, and every pixel takes the entry of the box its cell
-/// fell in.
+/// fell in. Several frames can share one palette made from all their pixels.
 enum GIFMedianCut {
     /// Histogram bits per channel for `effort`: 4 bits leave an eighth of the cells to sort and split (the
     /// bulk of the work on a photo), at the price of coarser boxes in densely used colour ranges.
@@ -16,11 +16,36 @@ enum GIFMedianCut {
         }
     }
 
-    static func quantize(_ pixels: PixelBuffer, bitsPerChannel bits: Int) -> GIFIndexedFrame {
-        let pixelCount = pixels.width * pixels.height
-        let cellCount = 1 << (3 * bits), drop = UInt8(8 - bits)
+    /// The frames (8-bit RGBA) reduced to one shared palette.
+    static func quantize(_ frames: [PixelBuffer], bitsPerChannel bits: Int) -> [GIFIndexedFrame] {
+        let cellCount = 1 << (3 * bits)
         var histogram = Histogram(cellCount: cellCount, bitsPerChannel: bits)
         var hasTransparency = false
+        let cellsOfFrames = frames.map { tally($0, into: &histogram, hasTransparency: &hasTransparency) }
+        let boxes = split(histogram, into: hasTransparency ? 255 : 256)
+        var colors = boxes.map { histogram.mean(of: $0.cells) }
+        let transparentIndex = hasTransparency ? colors.count : nil
+        if hasTransparency { colors.append((0, 0, 0)) }
+        // Each cell takes its box's entry: the boxes partition the cells, so no search is needed.
+        var entryOfCell = [UInt8](repeating: 0, count: cellCount)
+        for (entry, box) in boxes.enumerated() {
+            for cell in box.cells { entryOfCell[cell] = UInt8(entry) }
+        }
+        return cellsOfFrames.map { cells in
+            var indices = [UInt8](repeating: UInt8(transparentIndex ?? 0), count: cells.count)
+            indices.withUnsafeMutableBufferPointer { indices in
+                for i in cells.indices where cells[i] >= 0 { indices[i] = entryOfCell[Int(cells[i])] }
+            }
+            return GIFIndexedFrame(colors: colors, indices: indices, transparentIndex: transparentIndex)
+        }
+    }
+
+    /// Adds the frame's opaque pixels (alpha ≥ 128) to `histogram` and returns each pixel's cell (-1 for
+    /// transparent pixels).
+    private static func tally(_ pixels: PixelBuffer, into histogram: inout Histogram,
+                              hasTransparency: inout Bool) -> [Int32] {
+        let pixelCount = pixels.width * pixels.height
+        let bits = histogram.bitsPerChannel, drop = UInt8(8 - bits)
         var cells = [Int32](repeating: -1, count: pixelCount)
         pixels.withUnsafeBytes { raw in
             histogram.counts.withUnsafeMutableBufferPointer { counts in
@@ -43,20 +68,7 @@ enum GIFMedianCut {
                 }
             }
         }
-        let boxes = split(histogram, into: hasTransparency ? 255 : 256)
-        var colors = boxes.map { histogram.mean(of: $0.cells) }
-        let transparentIndex = hasTransparency ? colors.count : nil
-        if hasTransparency { colors.append((0, 0, 0)) }
-        // Each cell takes its box's entry: the boxes partition the cells, so no search is needed.
-        var entryOfCell = [UInt8](repeating: 0, count: cellCount)
-        for (entry, box) in boxes.enumerated() {
-            for cell in box.cells { entryOfCell[cell] = UInt8(entry) }
-        }
-        var indices = [UInt8](repeating: UInt8(transparentIndex ?? 0), count: pixelCount)
-        indices.withUnsafeMutableBufferPointer { indices in
-            for i in 0..<pixelCount where cells[i] >= 0 { indices[i] = entryOfCell[Int(cells[i])] }
-        }
-        return GIFIndexedFrame(colors: colors, indices: indices, transparentIndex: transparentIndex)
+        return cells
     }
 
     /// Splits the occupied cells into at most `maxBoxes` boxes.

@@ -113,6 +113,32 @@ import WebImage
         #expect(decoded.pixelSize == animation.pixelSize && decoded.hasAlpha)
     }
 
+    @Test func animatedGIFSharesOnePaletteSoStillPixelsStayPut() throws {
+        // One photo with a white box moving along: only the box changes from frame to frame.
+        let base = WebPTestImages.photo(width: 96, height: 64)
+        let frames = (0..<3).map { step in
+            var pixels = base
+            pixels.withUnsafeMutableBytes { raw in
+                for y in 20..<36 {
+                    for x in (10 + step * 20)..<(26 + step * 20) { for c in 0..<4 { raw[(y * 96 + x) * 4 + c] = 255 } }
+                }
+            }
+            return ImageFrame(pixels: pixels, duration: 0.1)
+        }
+        let animation = Image(frames: frames)
+        let fast = try coders.encode(animation, as: .gif, options: fastest)
+        let decoded = try coders.decode(fast, options: .init())
+        // Outside the boxes (x ≥ 66), every frame shows the same quantised colours.
+        let columns = { (frame: ImageFrame) in
+            (0..<64).flatMap { y in (66..<96).flatMap { x in frame.pixels.rgba8(x: x, y: y) } }
+        }
+        #expect(columns(decoded.frames[1]) == columns(decoded.frames[0]))
+        #expect(columns(decoded.frames[2]) == columns(decoded.frames[0]))
+        #expect(WebPTestImages.psnr(decoded.frames[2].pixels, frames[2].pixels) >= 28)
+        // Later frames hold only the moved box, where per-frame palettes change every pixel.
+        #expect(fast.count * 2 < (try coders.encode(animation, as: .gif, options: ImageEncodeOptions())).count)
+    }
+
     @Test func jpegIsTheSameAtEveryEffort() throws {
         let image = EffortTestImages.opaque
         let fast = try coders.encode(image, as: .jpeg, options: ImageEncodeOptions(quality: 0.9, effort: .fastest))
