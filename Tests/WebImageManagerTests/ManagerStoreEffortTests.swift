@@ -15,7 +15,8 @@ import Testing
             let result = try await loadOnce(h.manager, url, options: .waitStoreCache, context: context)
             let image = try #require(result.image)
             let stored = try storedBytes(h, url, context)
-            let fastest = try CodersManager.shared.encode(image, as: .png, options: ImageEncodeOptions(effort: .fastest))
+            let fastest = try CodersManager.shared.encode(image, as: .png,
+                                                          options: ImageEncodeOptions(effort: .fastest))
             #expect(stored == fastest)
             #expect(zlibLevel(stored) == 0)
         }
