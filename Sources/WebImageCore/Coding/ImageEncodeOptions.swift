@@ -1,6 +1,7 @@
 /// How to encode (SDWebImage's `SDImageCoderEncode…` options).
 public struct ImageEncodeOptions: Sendable, Hashable {
-    /// Lossy quality 0…1 (JPEG, lossy WebP; for lossless WebP, the compression effort). Default 1.
+    /// Lossy quality 0…1 (JPEG, lossy WebP; for lossless WebP, the compression effort, which
+    /// ``ImageEncodeEffort/fastest`` replaces with libwebp's lowest). Default 1.
     public var quality: Double
     /// Encode WebP losslessly. Default false.
     public var lossless: Bool
@@ -18,10 +19,11 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// Loop count written into an animation (0 = forever). Default nil: the image's own.
     public var loopCount: Int?
     /// How much CPU the encoder may spend to make the output smaller. Default nil: unset, which an explicit
-    /// encode (``CodersManager/encode(_:as:options:)``, the CLI's `convert`) reads as
-    /// ``ImageEncodeEffort/balanced`` (the quality-first output of earlier releases), and the cache stores
-    /// (an image without bytes written to the disk cache, a transformed image or thumbnail stored by the
-    /// manager) read as ``ImageEncodeEffort/fastest``. Set it to choose for both.
+    /// encode (`CodersManager.encode`, the CLI's `convert`) reads as ``ImageEncodeEffort/balanced`` (the
+    /// quality-first output of earlier releases) and the cache stores read as ``ImageEncodeEffort/fastest``:
+    /// the manager storing a transformed image or thumbnail with the context's encode options, and
+    /// `ImageCache.storeImage` encoding an image that came without bytes (always fastest: it takes no
+    /// options). Set it in the context's encode options to choose for the manager's stores.
     public var effort: ImageEncodeEffort?
 
     public init(quality: Double = 1, lossless: Bool = false, backgroundColor: RGBAColor? = nil,
