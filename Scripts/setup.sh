@@ -4,11 +4,12 @@
 set -euo pipefail
 
 # redis-server: the shared-tier tests start their own instance on a free loopback port.
-packages=(pkg-config zlib1g-dev libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev redis-server)
+packages=(pkg-config zlib1g-dev libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libdeflate-dev
+          redis-server)
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 \
-        && pkg-config --exists zlib libturbojpeg libpng16 libwebp libwebpdemux libwebpmux \
+        && pkg-config --exists zlib libturbojpeg libpng16 libwebp libwebpdemux libwebpmux libdeflate \
         && [ -f /usr/include/jpeglib.h ] && [ -f /usr/include/gif_lib.h ] && [ -x /usr/bin/redis-server ]
 }
 

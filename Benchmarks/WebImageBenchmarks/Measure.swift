@@ -32,6 +32,8 @@ enum Measure {
     struct Best {
         var cpu = Double.infinity
         var wall = Double.infinity
+        /// Every run's thread CPU seconds, in order.
+        var cpuTimes: [Double] = []
     }
 
     /// Both sides' best runs, plus raw ÷ ours CPU time of each round (the two runs made back to back).
@@ -75,6 +77,15 @@ enum Measure {
         return result
     }
 
+    /// The median thread CPU seconds of `first` and of `second` over `rounds` rounds, each round timing one run
+    /// of each back to back (after one warm-up run of each), in alternating order as in ``interleavedBest``.
+    static func pairedMedians(rounds: Int, _ first: () throws -> Void,
+                              _ second: () throws -> Void) rethrows -> (first: Double, second: Double) {
+        let comparison = try interleavedBest(rounds: rounds, first, second)
+        let median = { (times: [Double]) in times.sorted()[times.count / 2] }
+        return (median(comparison.ours.cpuTimes), median(comparison.theirs.cpuTimes))
+    }
+
     /// Runs `body` once, lowers `best` to its times and returns its CPU seconds.
     private static func time(_ body: () throws -> Void, into best: inout Best) rethrows -> Double {
         let cpuStart = threadCPUTime(), wallStart = ContinuousClock.now
@@ -82,6 +93,7 @@ enum Measure {
         let elapsed = ContinuousClock.now - wallStart
         let cpu = threadCPUTime() - cpuStart
         best.cpu = min(best.cpu, cpu)
+        best.cpuTimes.append(cpu)
         best.wall = min(best.wall, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         return cpu
     }

@@ -6,7 +6,8 @@ extension ImageCache {
     ///
     /// Disk gets `data` when given (the original bytes), else the untouched bytes of the animation the image
     /// was made from (``Image/animatedImageData``, as SDWebImage stores `animatedImageData`), else the image
-    /// encoded as ``encodingFormat(for:)`` chooses; its extended data goes alongside. The completion answers nil, or the
+    /// encoded as ``encodingFormat(for:)`` chooses at ``ImageEncodeEffort/fastest``; its extended data goes
+    /// alongside. The completion answers nil, or the
     /// error that kept the entry off disk (``WebImageError/encodingFailed(format:reason:)``,
     /// ``WebImageError/cacheFailure(path:reason:)``; ``WebImageError/cancelled`` when cancelled before the
     /// write started). A nil key, or neither image nor data, answers nil at once and stores nothing.
@@ -70,8 +71,9 @@ extension ImageCache {
                 bytes = data
             } else if let image {
                 let format = encodingFormat(for: image)
+                // Bytes only a cache reads back: the cheapest encoder settings rather than the smallest file.
                 bytes = try instruments.coding.timeEncode(as: format) {
-                    try coders.encode(image, as: format, options: ImageEncodeOptions())
+                    try coders.encode(image, as: format, options: ImageEncodeOptions(effort: .fastest))
                 }
             } else {
                 return nil

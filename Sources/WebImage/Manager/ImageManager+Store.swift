@@ -82,8 +82,8 @@ extension ImageManager {
 
     /// The bytes for the final image's disk entry: the serializer's, else the original bytes when they
     /// describe the final image (not transformed, not a thumbnail) or the bytes of the animation it was made
-    /// from, else the image encoded here with the
-    /// context's encode options — on this (concurrent) thread rather than the cache's serial I/O queue.
+    /// from, else the image encoded here with the context's encode options (at ``ImageEncodeEffort/fastest``
+    /// unless they set an effort) — on this (concurrent) thread rather than the cache's serial I/O queue.
     private func storedBytes(_ plan: LoadPlan, _ loaded: LoadedImage, final: Image) -> Data? {
         let describesFinal = !final.isTransformed && !final.isThumbnail ? loaded.data : nil
         if let serializer = plan.context.cacheSerializer, let bytes = serializer.data(final, describesFinal, plan.url) {
@@ -94,7 +94,8 @@ extension ImageManager {
         let format = Self.storageFormat(for: final, coders: plan.coders)
         do {
             return try coding.timeEncode(as: format) {
-                try plan.coders.encode(final, as: format, options: plan.context.encodeOptions)
+                try plan.coders.encode(final, as: format,
+                                       options: plan.context.encodeOptions.withDefaultEffort(.fastest))
             }
         } catch {
             // The cache then encodes with its default options, and reports if that fails too.

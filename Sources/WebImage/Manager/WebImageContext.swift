@@ -37,7 +37,9 @@ public struct WebImageContext: Sendable {
     /// ``decodeOptions`` and overriding its ``ImageDecodeOptions/scaleFactor`` when set. Default nil.
     public var imageScaleFactor: Double?
     /// How final images without original bytes (transformed, thumbnails) are encoded for the disk cache.
-    /// Default `ImageEncodeOptions()` (quality 1).
+    /// Default `ImageEncodeOptions()` (quality 1). An unset ``ImageEncodeOptions/effort`` is read as
+    /// ``ImageEncodeEffort/fastest`` here: these bytes are only read back by the cache; set it to
+    /// ``ImageEncodeEffort/balanced`` for smaller files at several times the CPU.
     public var encodeOptions: ImageEncodeOptions
     /// The caches queried for the full key. Default `.all`.
     public var queryCacheType: ImageCacheType

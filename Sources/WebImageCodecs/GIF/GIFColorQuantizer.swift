@@ -7,15 +7,31 @@ struct GIFIndexedFrame {
     var transparentIndex: Int?
 }
 
-/// Reduces an 8-bit RGBA frame to at most 256 palette entries.
+/// Reduces 8-bit RGBA frames to at most 256 palette entries each.
 ///
-/// Pixels with alpha under 128 share one transparent entry; the others are treated as opaque. When the
-/// frame has few enough colours the palette is exact (a lossless round trip); otherwise ``GIFMedianCut``
-/// picks the palette and each pixel gets its nearest entry.
+/// Pixels with alpha under 128 share one transparent entry; the others are treated as opaque. When a frame
+/// has few enough colours its palette is exact (a lossless round trip); otherwise ``GIFMedianCut`` picks the
+/// palette and each pixel gets the entry of its box. ``ImageEncodeEffort/balanced`` quantises every frame on
+/// its own; ``ImageEncodeEffort/fastest``, unless every frame is exact, makes one palette for all frames on a
+/// coarser histogram: one median cut instead of one per frame, and pixels that do not change between frames
+/// keep their colour, so ``GIFFrameOptimizer`` stores only what moves.
 enum GIFColorQuantizer {
-    static func quantize(_ pixels: PixelBuffer) -> GIFIndexedFrame {
-        let rgba = pixels.converted(to: .rgba8)
-        return exactPalette(rgba) ?? GIFMedianCut.quantize(rgba)
+    static func quantize(_ frames: [PixelBuffer], effort: ImageEncodeEffort) -> [GIFIndexedFrame] {
+        let rgba = frames.map { $0.converted(to: .rgba8) }
+        let bits = GIFMedianCut.bitsPerChannel(for: effort)
+        switch effort {
+        case .balanced:
+            return rgba.map { exactPalette($0) ?? GIFMedianCut.quantize([$0], bitsPerChannel: bits)[0] }
+        case .fastest:
+            var exact: [GIFIndexedFrame] = []
+            for frame in rgba {
+                guard let indexed = exactPalette(frame) else {
+                    return GIFMedianCut.quantize(rgba, bitsPerChannel: bits)
+                }
+                exact.append(indexed)
+            }
+            return exact
+        }
     }
 
     /// The palette of the frame's own colours, or nil when there are more than 256 entries' worth.

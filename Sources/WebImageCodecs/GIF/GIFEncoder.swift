@@ -14,11 +14,11 @@ enum GIFEncoder {
             throw WebImageError.encodingFailed(format: .gif, reason: "GIF is limited to 65535×65535 pixels; \(size) is larger")
         }
         let isAnimated = source.count > 1
-        let indexed = source.map { frame in
-            var pixels = frame.pixels.converted(to: .rgba8)
-            if pixels.size != size { pixels = Resampler.resample(pixels, to: size) }
-            return GIFColorQuantizer.quantize(pixels)
+        let rasters = source.map { frame in
+            let pixels = frame.pixels.converted(to: .rgba8)
+            return pixels.size == size ? pixels : Resampler.resample(pixels, to: size)
         }
+        let indexed = GIFColorQuantizer.quantize(rasters, effort: options.resolvedEffort)
         let frames = isAnimated
             ? GIFFrameOptimizer.records(for: indexed, size: size, delays: source.map { centiseconds($0.duration) })
             : [GIFWriterFrame(width: size.width, height: size.height, colors: indexed[0].colors,

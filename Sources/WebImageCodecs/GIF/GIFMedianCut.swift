@@ -2,29 +2,26 @@ import WebImageCore
 
 /// Median-cut palette selection for frames with more than 256 colours (Heckbert's algorithm).
 ///
-/// Colours are histogrammed at 5 bits per channel; the box holding the most pixels × widest spread is split
-/// at its pixel median along its widest channel until the palette is full. Each entry is the mean of the
-/// pixels in its box, and every pixel takes the entry of the box its cell fell in.
+/// Colours are histogrammed at 5 bits per channel (4 for ``ImageEncodeEffort/fastest``); the box holding the
+/// most pixels × widest spread is split at its pixel median along its widest channel until the palette is
+/// full. Each entry is the mean of the pixels in its box, and every pixel takes the entry of the box its cell
+/// fell in. Several frames can share one palette made from all their pixels.
 enum GIFMedianCut {
-    private static let cellCount = 32 * 32 * 32
-
-    static func quantize(_ pixels: PixelBuffer) -> GIFIndexedFrame {
-        let pixelCount = pixels.width * pixels.height
-        var histogram = Histogram(cellCount: cellCount)
-        var hasTransparency = false
-        var cells = [Int32](repeating: -1, count: pixelCount)
-        pixels.withUnsafeBytes { raw in
-            for i in 0..<pixelCount {
-                let (r, g, b, a) = (raw[i * 4], raw[i * 4 + 1], raw[i * 4 + 2], raw[i * 4 + 3])
-                guard a >= 128 else {
-                    hasTransparency = true
-                    continue
-                }
-                let cell = Int(r >> 3) << 10 | Int(g >> 3) << 5 | Int(b >> 3)
-                histogram.add(cell: cell, r, g, b)
-                cells[i] = Int32(cell)
-            }
+    /// Histogram bits per channel for `effort`: 4 bits leave an eighth of the cells to sort and split (the
+    /// bulk of the work on a photo), at the price of coarser boxes in densely used colour ranges.
+    static func bitsPerChannel(for effort: ImageEncodeEffort) -> Int {
+        switch effort {
+        case .fastest: 4
+        case .balanced: 5
         }
+    }
+
+    /// The frames (8-bit RGBA) reduced to one shared palette.
+    static func quantize(_ frames: [PixelBuffer], bitsPerChannel bits: Int) -> [GIFIndexedFrame] {
+        let cellCount = 1 << (3 * bits)
+        var histogram = Histogram(cellCount: cellCount, bitsPerChannel: bits)
+        var hasTransparency = false
+        let cellsOfFrames = frames.map { tally($0, into: &histogram, hasTransparency: &hasTransparency) }
         let boxes = split(histogram, into: hasTransparency ? 255 : 256)
         var colors = boxes.map { histogram.mean(of: $0.cells) }
         let transparentIndex = hasTransparency ? colors.count : nil
@@ -34,14 +31,49 @@ enum GIFMedianCut {
         for (entry, box) in boxes.enumerated() {
             for cell in box.cells { entryOfCell[cell] = UInt8(entry) }
         }
-        var indices = [UInt8](repeating: UInt8(transparentIndex ?? 0), count: pixelCount)
-        for i in 0..<pixelCount where cells[i] >= 0 { indices[i] = entryOfCell[Int(cells[i])] }
-        return GIFIndexedFrame(colors: colors, indices: indices, transparentIndex: transparentIndex)
+        return cellsOfFrames.map { cells in
+            var indices = [UInt8](repeating: UInt8(transparentIndex ?? 0), count: cells.count)
+            indices.withUnsafeMutableBufferPointer { indices in
+                for i in cells.indices where cells[i] >= 0 { indices[i] = entryOfCell[Int(cells[i])] }
+            }
+            return GIFIndexedFrame(colors: colors, indices: indices, transparentIndex: transparentIndex)
+        }
+    }
+
+    /// Adds the frame's opaque pixels (alpha ≥ 128) to `histogram` and returns each pixel's cell (-1 for
+    /// transparent pixels).
+    private static func tally(_ pixels: PixelBuffer, into histogram: inout Histogram,
+                              hasTransparency: inout Bool) -> [Int32] {
+        let pixelCount = pixels.width * pixels.height
+        let bits = histogram.bitsPerChannel, drop = UInt8(8 - bits)
+        var cells = [Int32](repeating: -1, count: pixelCount)
+        pixels.withUnsafeBytes { raw in
+            histogram.counts.withUnsafeMutableBufferPointer { counts in
+                histogram.sums.withUnsafeMutableBufferPointer { sums in
+                    cells.withUnsafeMutableBufferPointer { cells in
+                        for i in 0..<pixelCount {
+                            let (r, g, b, a) = (raw[i * 4], raw[i * 4 + 1], raw[i * 4 + 2], raw[i * 4 + 3])
+                            guard a >= 128 else {
+                                hasTransparency = true
+                                continue
+                            }
+                            let cell = Int(r >> drop) << (2 * bits) | Int(g >> drop) << bits | Int(b >> drop)
+                            counts[cell] += 1
+                            sums[cell].r += Int(r)
+                            sums[cell].g += Int(g)
+                            sums[cell].b += Int(b)
+                            cells[i] = Int32(cell)
+                        }
+                    }
+                }
+            }
+        }
+        return cells
     }
 
     /// Splits the occupied cells into at most `maxBoxes` boxes.
     private static func split(_ histogram: Histogram, into maxBoxes: Int) -> [Box] {
-        let occupied = (0..<cellCount).filter { histogram.counts[$0] > 0 }
+        let occupied = histogram.counts.indices.filter { histogram.counts[$0] > 0 }
         guard !occupied.isEmpty else { return [] }
         var boxes = [Box(cells: occupied, histogram: histogram)]
         while boxes.count < maxBoxes {
@@ -54,21 +86,16 @@ enum GIFMedianCut {
         return boxes
     }
 
-    /// Pixel counts and channel sums per 5-bit cell.
+    /// Pixel counts and channel sums per cell (`bitsPerChannel` bits of red, then green, then blue).
     private struct Histogram {
         var counts: [Int]
         var sums: [(r: Int, g: Int, b: Int)]
+        let bitsPerChannel: Int
 
-        init(cellCount: Int) {
+        init(cellCount: Int, bitsPerChannel: Int) {
             counts = [Int](repeating: 0, count: cellCount)
             sums = Array(repeating: (0, 0, 0), count: cellCount)
-        }
-
-        mutating func add(cell: Int, _ r: UInt8, _ g: UInt8, _ b: UInt8) {
-            counts[cell] += 1
-            sums[cell].r += Int(r)
-            sums[cell].g += Int(g)
-            sums[cell].b += Int(b)
+            self.bitsPerChannel = bitsPerChannel
         }
 
         /// The mean colour of the pixels in `cells`.
@@ -88,28 +115,34 @@ enum GIFMedianCut {
     /// A set of histogram cells and the channel it spreads most along.
     private struct Box {
         var cells: [Int]
-        /// Bit shift of the widest channel in a cell number (10 red, 5 green, 0 blue).
+        /// Bit shift of the widest channel in a cell number (red 2 × bits, green bits, blue 0).
         let axisShift: Int
+        /// The mask of one channel in a cell number.
+        let mask: Int
         /// Pixels × spread of the widest channel: the box to split next has the largest.
         let priority: Int
 
         init(cells: [Int], histogram: Histogram) {
             self.cells = cells
+            let bits = histogram.bitsPerChannel
+            let shifts = [2 * bits, bits, 0]
+            mask = 1 << bits - 1
             var population = 0
             var spreads: [Int] = []
-            for shift in [10, 5, 0] {
-                let values = cells.map { $0 >> shift & 31 }
+            for shift in shifts {
+                let values = cells.map { [mask] in $0 >> shift & mask }
                 spreads.append((values.max() ?? 0) - (values.min() ?? 0))
             }
             for cell in cells { population += histogram.counts[cell] }
             let widest = spreads.indices.max { spreads[$0] < spreads[$1] } ?? 0
-            axisShift = [10, 5, 0][widest]
+            axisShift = shifts[widest]
             priority = population * (spreads[widest] + 1)
         }
 
         /// The two boxes either side of the pixel median along the widest channel (both non-empty).
         func halves(histogram: Histogram) -> (Box, Box) {
-            let sorted = cells.sorted { ($0 >> axisShift & 31) < ($1 >> axisShift & 31) }
+            let (axisShift, mask) = (axisShift, mask)
+            let sorted = cells.sorted { ($0 >> axisShift & mask) < ($1 >> axisShift & mask) }
             let total = sorted.reduce(0) { $0 + histogram.counts[$1] }
             var running = 0, cut = 1
             for (i, cell) in sorted.enumerated() {

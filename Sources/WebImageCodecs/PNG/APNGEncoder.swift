@@ -1,17 +1,18 @@
 import WebImageCore
 
-/// Writes an animated PNG: every frame is compressed by libpng as a standalone PNG, and its IDAT data is
-/// re-framed here — the first frame's as IDAT (so viewers without APNG support show it), the others as fdAT —
-/// with acTL and one fcTL per frame (full canvas, dispose none, blend source).
+/// Writes an animated PNG: every frame is compressed as a standalone PNG at the requested effort, and its IDAT
+/// data is re-framed here — the first frame's as IDAT (so viewers without APNG support show it), the others as
+/// fdAT — with acTL and one fcTL per frame (full canvas, dispose none, blend source).
 enum APNGEncoder {
-    static func encode(_ frames: [PixelBuffer], durations: [Double], loopCount: Int, alpha: Bool) throws -> [UInt8] {
+    static func encode(_ frames: [PixelBuffer], durations: [Double], loopCount: Int, alpha: Bool,
+                       effort: ImageEncodeEffort) throws -> [UInt8] {
         guard let size = frames.first?.size, frames.allSatisfy({ $0.size == size }) else {
             throw WebImageError.encodingFailed(format: .png, reason: "animation frames differ in size")
         }
         var writer = PNGChunkWriter(capacity: frames.count * size.pixelCount)
         var sequence: UInt32 = 0
         for (index, frame) in frames.enumerated() {
-            let png = try PNGEncoder.write(frame, alpha: alpha)
+            let png = try PNGEncoder.write(frame, alpha: alpha, effort: effort)
             try png.withUnsafeBytes { bytes in
                 var chunks = PNGChunkIterator(bytes)
                 var wroteControl = false
@@ -42,7 +43,7 @@ enum APNGEncoder {
                     case PNGChunkType.IHDR, PNGChunkType.IEND:
                         break
                     default:
-                        // Ancillary chunks libpng wrote before the image data (sRGB…), once.
+                        // Ancillary chunks the writer put before the image data (libpng's sRGB…), once.
                         if index == 0 && !wroteControl { writer.appendRaw(whole) }
                     }
                 }

@@ -2,7 +2,8 @@ import CPNG
 import Foundation
 import WebImageCore
 
-/// Writes still PNGs with libpng's simplified API and hands animations to ``APNGEncoder``.
+/// Writes still PNGs with libpng's simplified API (``ImageEncodeEffort/fastest``: with ``PNGFastWriter``) and
+/// hands animations to ``APNGEncoder``.
 ///
 /// Output is 8-bit: RGB when no pixel is transparent, RGBA otherwise; 16-bit images are rounded to 8 bits.
 enum PNGEncoder {
@@ -10,9 +11,11 @@ enum PNGEncoder {
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
         let rasters = frames.map { prepare($0.pixels, maxPixelSize: options.maxPixelSize) }
         let hasAlpha = image.hasAlpha && rasters.contains { $0.containsTransparency }
-        if rasters.count == 1 { return Data(try write(rasters[0], alpha: hasAlpha)) }
+        let effort = options.resolvedEffort
+        if rasters.count == 1 { return Data(try write(rasters[0], alpha: hasAlpha, effort: effort)) }
         return Data(try APNGEncoder.encode(rasters, durations: frames.map(\.duration),
-                                           loopCount: options.loopCount ?? image.loopCount, alpha: hasAlpha))
+                                           loopCount: options.loopCount ?? image.loopCount, alpha: hasAlpha,
+                                           effort: effort))
     }
 
     /// The raster as RGBA8, shrunk to fit `maxPixelSize` (keeping the aspect ratio, never enlarged).
@@ -24,7 +27,15 @@ enum PNGEncoder {
     }
 
     /// One PNG stream of an RGBA8 raster, with an alpha channel only when `alpha`.
-    static func write(_ pixels: PixelBuffer, alpha: Bool) throws -> [UInt8] {
+    static func write(_ pixels: PixelBuffer, alpha: Bool, effort: ImageEncodeEffort) throws -> [UInt8] {
+        switch effort {
+        case .fastest: try PNGFastWriter.write(pixels, alpha: alpha)
+        case .balanced: try writeSimplified(pixels, alpha: alpha)
+        }
+    }
+
+    /// libpng's simplified writer: zlib level 6 and its adaptive per-row filter choice.
+    private static func writeSimplified(_ pixels: PixelBuffer, alpha: Bool) throws -> [UInt8] {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(pixels.width)

@@ -23,7 +23,8 @@ enum WebPAnimatedEncoder {
         }
         defer { WebPAnimEncoderDelete(encoder) }
 
-        var config = try WebPEncoding.makeConfig(quality: Float(options.quality * 100), lossless: options.lossless)
+        var config = try WebPEncoding.makeConfig(quality: Float(options.quality * 100), lossless: options.lossless,
+                                                 effort: options.resolvedEffort)
         var timestamp = 0
         for frame in frames {
             try WebPEncoding.withPicture(frame.pixels, argb: true) { picture in

@@ -9,15 +9,15 @@ enum WebPStillEncoder {
     static func encode(_ pixels: PixelBuffer, options: ImageEncodeOptions) throws -> Data {
         let requested = Int((options.quality * 100).rounded())
         guard !options.lossless, let limit = options.maxFileSize else {
-            return try encode(pixels, quality: requested, lossless: options.lossless)
+            return try encode(pixels, quality: requested, lossless: options.lossless, effort: options.resolvedEffort)
         }
-        let best = try encode(pixels, quality: requested, lossless: false)
+        let best = try encode(pixels, quality: requested, lossless: false, effort: options.resolvedEffort)
         if best.count <= limit { return best }
         var low = 0, high = requested - 1
         var fitting: Data?, smallest = best
         while low <= high {
             let middle = (low + high) / 2
-            let candidate = try encode(pixels, quality: middle, lossless: false)
+            let candidate = try encode(pixels, quality: middle, lossless: false, effort: options.resolvedEffort)
             if candidate.count <= limit {
                 fitting = candidate
                 low = middle + 1
@@ -29,7 +29,9 @@ enum WebPStillEncoder {
         return fitting ?? smallest
     }
 
-    private static func encode(_ pixels: PixelBuffer, quality: Int, lossless: Bool) throws -> Data {
-        try WebPEncoding.encode(pixels, config: WebPEncoding.makeConfig(quality: Float(quality), lossless: lossless))
+    private static func encode(_ pixels: PixelBuffer, quality: Int, lossless: Bool,
+                               effort: ImageEncodeEffort) throws -> Data {
+        try WebPEncoding.encode(pixels, config: WebPEncoding.makeConfig(quality: Float(quality), lossless: lossless,
+                                                                        effort: effort))
     }
 }

@@ -1,6 +1,7 @@
 /// How to encode (SDWebImage's `SDImageCoderEncode…` options).
 public struct ImageEncodeOptions: Sendable, Hashable {
-    /// Lossy quality 0…1 (JPEG, lossy WebP; for lossless WebP, the compression effort). Default 1.
+    /// Lossy quality 0…1 (JPEG, lossy WebP; for lossless WebP, the compression effort, which
+    /// ``ImageEncodeEffort/fastest`` replaces with libwebp's lowest). Default 1.
     public var quality: Double
     /// Encode WebP losslessly. Default false.
     public var lossless: Bool
@@ -17,10 +18,17 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     public var firstFrameOnly: Bool
     /// Loop count written into an animation (0 = forever). Default nil: the image's own.
     public var loopCount: Int?
+    /// How much CPU the encoder may spend to make the output smaller. Default nil: unset, which an explicit
+    /// encode (`CodersManager.encode`, the CLI's `convert`) reads as ``ImageEncodeEffort/balanced`` (the
+    /// quality-first output of earlier releases) and the cache stores read as ``ImageEncodeEffort/fastest``:
+    /// the manager storing a transformed image or thumbnail with the context's encode options, and
+    /// `ImageCache.storeImage` encoding an image that came without bytes (always fastest: it takes no
+    /// options). Set it in the context's encode options to choose for the manager's stores.
+    public var effort: ImageEncodeEffort?
 
     public init(quality: Double = 1, lossless: Bool = false, backgroundColor: RGBAColor? = nil,
                 maxPixelSize: PixelSize? = nil, maxFileSize: Int? = nil, firstFrameOnly: Bool = false,
-                loopCount: Int? = nil) {
+                loopCount: Int? = nil, effort: ImageEncodeEffort? = nil) {
         self.quality = min(1, max(0, quality.isFinite ? quality : 1))
         self.lossless = lossless
         self.backgroundColor = backgroundColor
@@ -28,6 +36,17 @@ public struct ImageEncodeOptions: Sendable, Hashable {
         self.maxFileSize = maxFileSize
         self.firstFrameOnly = firstFrameOnly
         self.loopCount = loopCount
+        self.effort = effort
+    }
+
+    /// The effort the encoders apply: ``effort``, or ``ImageEncodeEffort/balanced`` when unset.
+    public var resolvedEffort: ImageEncodeEffort { effort ?? .balanced }
+
+    /// These options with ``effort`` set to `effort` when it is unset (an explicit choice is kept).
+    public func withDefaultEffort(_ effort: ImageEncodeEffort) -> ImageEncodeOptions {
+        var options = self
+        options.effort = self.effort ?? effort
+        return options
     }
 }
 
