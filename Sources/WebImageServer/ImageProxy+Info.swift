@@ -1,0 +1,44 @@
+import Foundation
+import WebImage
+
+/// What `/info` tells about a source.
+struct SourceInfo: Codable, Sendable {
+    var format: String
+    /// As stored, before any EXIF orientation.
+    var width: Int
+    var height: Int
+    var frames: Int
+}
+
+extension ImageProxy {
+    /// The answer to `/info/<signature>/<options>/<source>`: the source's format, size and frame count as JSON.
+    /// Signed like an image URL (the signature covers the path after it); the options are checked, not applied.
+    public func info(_ request: ProxyRequest) async -> ProxyResponse {
+        do throws(ProxyError) {
+            guard request.path.hasPrefix("/info/") else { throw .badRequest("not an info path") }
+            let job = try job(for: request.path.dropFirst("/info".count), accept: nil)
+            guard !isStoppingNow else { throw .unavailable("the service is shutting down") }
+            try await limiter.acquire()
+            let data: Data
+            do throws(ProxyError) {
+                data = try await sources.data(for: job.source)
+            } catch {
+                limiter.release()
+                throw error
+            }
+            let maxPixels = configuration.maxSourcePixels
+            let info = try await workers.run(limit: configuration.processingTimeout, timeout: .processingTimeout, {
+                () throws(ProxyError) -> SourceInfo in
+                let header = try SourceHeader(data)
+                let options = ImageDecodeOptions(maxPixelCount: maxPixels)
+                let animation = try? CodersManager.shared.animatedDecoder(for: data, options: options)
+                return SourceInfo(format: header.format.rawValue, width: header.size.width,
+                                  height: header.size.height, frames: max(1, animation?.frameCount ?? 1))
+            }, onEnd: { [limiter] in limiter.release() })
+            let json = String(decoding: (try? JSONEncoder().encode(info)) ?? Data("{}".utf8), as: UTF8.self)
+            return .plain(200, json, contentType: "application/json")
+        } catch {
+            return errorResponse(error)
+        }
+    }
+}
