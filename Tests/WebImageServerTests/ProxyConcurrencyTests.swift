@@ -34,10 +34,15 @@ import WebImage
     }
 
     @Test func fullQueueAnswers429AtOnce() async throws {
-        let configuration = ProxyHarness.configuration { $0.workers = 1; $0.queueSize = 1 }
+        let configuration = ProxyHarness.configuration {
+            $0.workers = 1
+            $0.queueSize = 1
+            $0.downloadIdleTimeout = .seconds(10)
+            $0.downloadTimeout = .seconds(10)
+        }
         try await ProxyHarness.with(configuration) { harness in
             for path in ["/slow1.jpg", "/slow2.jpg", "/slow3.jpg"] {
-                harness.serve(path, try Fixtures.jpeg(40, 30), delay: .seconds(1))
+                harness.serve(path, try Fixtures.jpeg(40, 30), delay: .seconds(4))
             }
             let first = Task { try await harness.get(harness.signedPath("w:20", source: "/slow1.jpg")) }
             #expect(await eventually(timeout: 5) { harness.proxy.limiter.load == (1, 0) })
@@ -48,7 +53,8 @@ import WebImage
             let refused = try await harness.get(harness.signedPath("w:20", source: "/slow3.jpg"))
             #expect(refused.status == 429)
             #expect(refused.header("Retry-After") == "1")
-            #expect(ContinuousClock.now - started < .milliseconds(500))
+            // At once: well before a worker could free up (the origin takes 4 s).
+            #expect(ContinuousClock.now - started < .seconds(2))
             #expect(harness.origin.requestCount(for: "/slow3.jpg") == 0)
             #expect(try await first.value.status == 200)
             #expect(try await second.value.status == 200)
@@ -61,11 +67,13 @@ import WebImage
         try await ProxyHarness.with { harness in
             harness.serve("/hang.jpg", try Fixtures.jpeg(40, 30), behavior: .hang)
             let path = harness.signedPath("w:20", source: "/hang.jpg")
-            await #expect(throws: (any Error).self) {
-                _ = try await harness.get(path, timeout: .milliseconds(300))
-            }
-            #expect(harness.origin.requestCount(for: "/hang.jpg") == 1)
-            #expect(await eventually(timeout: 5) { harness.proxy.resultsInProgress == 0 && harness.proxy.limiter.load == (0, 0) })
+            let leaving = Task { try await harness.get(path, timeout: .seconds(2)) }
+            #expect(await eventually(timeout: 5) { harness.origin.requestCount(for: "/hang.jpg") == 1 })
+            await #expect(throws: (any Error).self) { _ = try await leaving.value }
+            #expect(await eventually(timeout: 5) {
+                harness.proxy.resultsInProgress == 0 && harness.proxy.limiter.load == (0, 0)
+                    && harness.proxy.downloader.currentDownloadCount == 0
+            })
             #expect(harness.proxy.statistics.snapshot.encodes == 0)
         }
     }

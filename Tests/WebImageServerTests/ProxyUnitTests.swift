@@ -17,7 +17,9 @@ import WebImage
         #expect(try Self.plan("rs:fill:100:100/g:nowe").box == .init(x: 0, y: 0, width: 100, height: 100))
         #expect(try Self.plan("rs:fill:100:100").scaled == PixelSize(width: 133, height: 100))
         #expect(try Self.plan("c:100:50:soea").region == .init(x: 300, y: 250, width: 100, height: 50))
-        #expect(try Self.plan("rs:fill:800:800").result == PixelSize(width: 300, height: 300))
+        // Not enlarged, fill keeps what there is; fill-down keeps the box's aspect ratio instead.
+        #expect(try Self.plan("rs:fill:800:800").result == PixelSize(width: 400, height: 300))
+        #expect(try Self.plan("rs:fill-down:800:800").result == PixelSize(width: 300, height: 300))
         #expect(try Self.plan("rs:fit:200:0").scale == 0.5)
         #expect(try Self.plan("w:9000/el:1", maxOutputSide: 1000).result == PixelSize(width: 1000, height: 750))
         #expect(try Self.plan("rs:fill:100:100/g:fp:1:1").box == .init(x: 33, y: 0, width: 100, height: 100))

@@ -18,6 +18,19 @@ enum Fixtures {
         }
     }
 
+    /// Pseudo-random pixels, which no format compresses much.
+    static func noise(_ width: Int, _ height: Int) -> PixelBuffer {
+        var state: UInt32 = 2_463_534_242
+        return PixelBuffer(width: width, height: height) { out in
+            for i in 0..<out.count {
+                state ^= state << 13
+                state ^= state >> 17
+                state ^= state << 5
+                out[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: state)
+            }
+        }
+    }
+
     static func jpeg(_ width: Int, _ height: Int) throws -> Data {
         try encode(Image(pixels: pixels(width, height)), .jpeg)
     }
