@@ -9,9 +9,15 @@ import WebImage
         try await withLoader { server, downloader in
             let body = testImage()
             server.route("/a", TestResponse(body: body, delay: .milliseconds(200)))
+            // Both started from this thread, so the second surely joins the first's request.
             let image = start(downloader, ImageDownloadRequest(url: server.url("/a")))
-            async let bytes = downloader.data(for: ImageDownloadRequest(url: server.url("/a")))
-            let data = try await bytes
+            let (results, delivered) = AsyncStream<Result<ImageDownloadData, WebImageError>>.makeStream()
+            downloader.downloadData(with: ImageDownloadRequest(url: server.url("/a"))) {
+                delivered.yield($0)
+                delivered.finish()
+            }
+            var iterator = results.makeAsyncIterator()
+            let data = try #require(await iterator.next()).get()
             #expect(data.data == body)
             #expect(data.response?.status == 200)
             #expect((try? await image.result().get().image.pixelWidth) == 64)

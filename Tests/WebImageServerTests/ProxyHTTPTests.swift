@@ -119,6 +119,28 @@ import WebImage
         }
     }
 
+    @Test func resultsAndSourcesPersistOnDisk() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-proxy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = ProxyHarness.configuration { $0.cacheDirectory = directory }
+        try await ProxyHarness.with(configuration) { harness in
+            harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
+            let path = harness.signedPath("w:20", source: "/a.jpg")
+            let first = try await harness.get(path)
+            #expect(first.status == 200)
+            // A second instance on the same directory (a restart) answers from disk.
+            let restarted = ImageProxy(configuration: configuration)
+            let again = await restarted.image(ProxyRequest(target: path))
+            #expect(again.status == 200 && again.body == first.body)
+            #expect(restarted.statistics.snapshot.diskHits == 1)
+            let other = await restarted.image(ProxyRequest(target: harness.signedPath("w:10", source: "/a.jpg")))
+            #expect(other.status == 200)
+            #expect(restarted.statistics.snapshot.sourceCacheHits == 1)
+            #expect(harness.origin.requestCount(for: "/a.jpg") == 1)
+            await restarted.shutdown()
+        }
+    }
+
     @Test func httpDates() {
         let date = Date(timeIntervalSince1970: 784_111_777)
         #expect(HTTPDate.format(date) == "Sun, 06 Nov 1994 08:49:37 GMT")

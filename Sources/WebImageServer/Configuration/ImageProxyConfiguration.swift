@@ -37,7 +37,8 @@ public struct ImageProxyConfiguration: Sendable {
     public var downloadTimeout: Duration
     /// The most a source may stay silent while connecting or sending (then 504). Default 3 s.
     public var downloadIdleTimeout: Duration
-    /// The most a request waits for its result once admitted, download excluded (then 503). Default 10 s.
+    /// The most decoding, transforming and encoding one result may take (then 503); a request waits at most
+    /// ``downloadTimeout`` plus this in all, queueing included. Default 10 s.
     public var processingTimeout: Duration
     /// Requests processed at once (download, decode, transform, encode). Default the number of cores.
     public var workers: Int
