@@ -35,7 +35,9 @@ extension ImageProxy {
                 return SourceInfo(format: header.format.rawValue, width: header.size.width,
                                   height: header.size.height, frames: max(1, animation?.frameCount ?? 1))
             }, onEnd: { [limiter] in limiter.release() })
-            let json = String(decoding: (try? JSONEncoder().encode(info)) ?? Data("{}".utf8), as: UTF8.self)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let json = String(decoding: (try? encoder.encode(info)) ?? Data("{}".utf8), as: UTF8.self)
             return .plain(200, json, contentType: "application/json")
         } catch {
             return errorResponse(error)

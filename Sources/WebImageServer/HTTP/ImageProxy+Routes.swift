@@ -5,7 +5,7 @@ import NIOCore
 
 extension ImageProxy {
     /// Adds the service's routes to a Hummingbird router: `GET`/`HEAD` on `/health`, `/ready`,
-    /// `/info/<signature>/<options>/<source>` and every other path as an image URL.
+    /// `/info/<signature>/<options>/<source>` and every other path (`/` too) as an image URL.
     ///
     /// With ``ImageProxyRequestContext`` a client that disconnects stops the work it alone was waiting for.
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
@@ -22,6 +22,10 @@ extension ImageProxy {
                 let proxyRequest = Self.proxyRequest(request)
                 return Self.response(await DisconnectWatch.run(on: Self.channel(context)) { await self.info(proxyRequest) },
                                      isHead: proxyRequest.isHead)
+            }
+            router.on("/", method: method) { [self] request, _ in
+                let proxyRequest = Self.proxyRequest(request)
+                return Self.response(await image(proxyRequest), isHead: proxyRequest.isHead)
             }
             router.on("**", method: method) { [self] request, context in
                 let proxyRequest = Self.proxyRequest(request)

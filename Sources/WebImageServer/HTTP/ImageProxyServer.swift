@@ -12,14 +12,18 @@ public final class ImageProxyServer: Sendable {
 
     /// A server for `proxy` on `host`:`port` (0 picks a free port); `onListening` gets the host and the real
     /// port once connections are accepted. `signals` start the graceful shutdown (default SIGTERM and SIGINT);
-    /// `drainTimeout` bounds it (default 20 s), after which remaining requests are cancelled.
+    /// `drainTimeout` bounds it (default 20 s), after which remaining requests are cancelled. A connection
+    /// idle for `idleTimeout` (no request under way) is closed (default 30 s).
     public init(proxy: ImageProxy, host: String, port: Int, drainTimeout: Duration = .seconds(20),
-                signals: [UnixSignal] = [.sigterm, .sigint],
+                idleTimeout: Duration = .seconds(30), signals: [UnixSignal] = [.sigterm, .sigint],
                 onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in }) {
         self.proxy = proxy
         let router = Router(context: ImageProxyRequestContext.self)
         proxy.addRoutes(to: router)
-        var application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
+        let idle = TimeAmount.nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000
+                                          + idleTimeout.components.attoseconds / 1_000_000_000)
+        var application = Application(router: router, server: .http1(configuration: .init(idleTimeout: idle)),
+                                      configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
                                       onServerRunning: { channel in onListening(host, channel.localAddress?.port ?? port) })
         application.logger.logLevel = .warning
         var configuration = ServiceGroupConfiguration(
