@@ -18,23 +18,14 @@ extension ImageProxy {
             guard request.path.hasPrefix("/info/") else { throw .badRequest("not an info path") }
             let job = try job(for: request.path.dropFirst("/info".count), accept: nil)
             guard !isStoppingNow else { throw .unavailable("the service is shutting down") }
-            try await limiter.acquire()
-            let data: Data
-            do throws(ProxyError) {
-                data = try await sources.data(for: job.source)
-            } catch {
-                limiter.release()
-                throw error
-            }
             let maxPixels = configuration.maxSourcePixels
-            let info = try await workers.run(limit: configuration.processingTimeout, timeout: .processingTimeout, {
-                () throws(ProxyError) -> SourceInfo in
+            let info = try await withSource(job.source) { data throws(ProxyError) in
                 let header = try SourceHeader(data)
-                let options = ImageDecodeOptions(maxPixelCount: maxPixels)
-                let animation = try? CodersManager.shared.animatedDecoder(for: data, options: options)
+                let animation = try? CodersManager.shared.animatedDecoder(for: data,
+                                                                          options: ImageDecodeOptions(maxPixelCount: maxPixels))
                 return SourceInfo(format: header.format.rawValue, width: header.size.width,
                                   height: header.size.height, frames: max(1, animation?.frameCount ?? 1))
-            }, onEnd: { [limiter] in limiter.release() })
+            }
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             let json = String(decoding: (try? encoder.encode(info)) ?? Data("{}".utf8), as: UTF8.self)

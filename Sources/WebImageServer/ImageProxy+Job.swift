@@ -64,23 +64,33 @@ extension ImageProxy {
 
     /// Makes a result: a worker slot (or 429), the source, then processing on a worker thread.
     private func make(_ job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
-        try await limiter.acquire()
-        let data: Data
-        do throws(ProxyError) {
-            data = try await sources.data(for: job.source)
-        } catch {
-            limiter.release()
-            throw error
-        }
-        let processor = self.processor, statistics = self.statistics, limiter = self.limiter
-        let result = try await workers.run(limit: configuration.processingTimeout, timeout: .processingTimeout, {
-            () throws(ProxyError) -> ProcessedResult in
+        let processor = self.processor, statistics = self.statistics
+        let result = try await withSource(job.source) { data throws(ProxyError) in
             let format = job.format.resolved(source: ImageFormat(sniffing: data))
             let bytes = try processor.process(data, options: job.options, format: format)
             statistics.record(\.encodes)
             return ProcessedResult(data: bytes, format: format)
-        }, onEnd: { limiter.release() })
+        }
         await results.store(result, forKey: job.key)
         return result
+    }
+
+    /// Runs `body` over the bytes of `source` on a worker thread, holding a worker slot from before the
+    /// download until `body` really ends (even past the processing timeout, which only stops the waiting).
+    func withSource<Value: Sendable>(_ source: URL,
+                                     _ body: @escaping @Sendable (Data) throws(ProxyError) -> Value)
+        async throws(ProxyError) -> Value {
+        try await limiter.acquire()
+        let data: Data
+        do throws(ProxyError) {
+            data = try await sources.data(for: source)
+        } catch {
+            limiter.release()
+            throw error
+        }
+        let limiter = self.limiter
+        return try await workers.run(limit: configuration.processingTimeout, timeout: .processingTimeout,
+                                     { () throws(ProxyError) -> Value in try body(data) },
+                                     onEnd: { limiter.release() })
     }
 }
