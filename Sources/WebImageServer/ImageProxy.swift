@@ -55,7 +55,8 @@ public final class ImageProxy: Sendable {
                               disk: directory.map { DiskCache(directory: $0.appendingPathComponent("results"),
                                                               configuration: diskConfiguration) })
         processor = ImageProcessor(coders: .shared, maxSourcePixels: configuration.maxSourcePixels,
-                                   maxOutputSide: configuration.maxOutputSide,
+                                   limits: ProcessingPlan.Limits(maxSide: configuration.maxOutputSide,
+                                                                 maxPixels: configuration.maxOutputPixels),
                                    defaultQuality: configuration.defaultQuality)
         limiter = WorkLimiter(workers: configuration.workers, queueLimit: configuration.queueSize)
         workers = WorkerThreads(count: configuration.workers)

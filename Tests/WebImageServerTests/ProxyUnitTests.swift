@@ -6,10 +6,11 @@ import WebImage
 /// The service's value types on their own: geometry, admission, singleflight bookkeeping, header probing.
 @Suite struct ProxyUnitTests {
     static func plan(_ segments: String, source: PixelSize = PixelSize(width: 400, height: 300),
-                     maxOutputSide: Int = 8192) throws -> ProcessingPlan {
+                     maxSide: Int = 8192, maxPixels: Int = 16_777_216) throws -> ProcessingPlan {
         var options = ProcessingOptions()
         try OptionsParser().apply(segments.split(separator: "/"), to: &options)
-        return ProcessingPlan(source: source, options: options, maxOutputSide: maxOutputSide)
+        return ProcessingPlan(source: source, options: options,
+                              limits: ProcessingPlan.Limits(maxSide: maxSide, maxPixels: maxPixels))
     }
 
     @Test func geometry() throws {
@@ -21,7 +22,8 @@ import WebImage
         #expect(try Self.plan("rs:fill:800:800").result == PixelSize(width: 400, height: 300))
         #expect(try Self.plan("rs:fill-down:800:800").result == PixelSize(width: 300, height: 300))
         #expect(try Self.plan("rs:fit:200:0").scale == 0.5)
-        #expect(try Self.plan("w:9000/el:1", maxOutputSide: 1000).result == PixelSize(width: 1000, height: 750))
+        #expect(try Self.plan("w:9000/el:1", maxSide: 1000).result == PixelSize(width: 1000, height: 750))
+        #expect(try Self.plan("w:4000/el:1", maxPixels: 120_000).result == PixelSize(width: 400, height: 300))
         #expect(try Self.plan("rs:fill:100:100/g:fp:1:1").box == .init(x: 33, y: 0, width: 100, height: 100))
     }
 

@@ -33,6 +33,9 @@ public struct ImageProxyConfiguration: Sendable {
     public var maxSourcePixels: Int
     /// The largest width or height of a result; a larger result is scaled down to fit. Default 8,192.
     public var maxOutputSide: Int
+    /// The most pixels a result may have; a larger result is scaled down to fit. It bounds a worker's memory
+    /// (a blur works on 16 bytes a pixel). Default 16,777,216 (4096 × 4096).
+    public var maxOutputPixels: Int
     /// The most a whole source download may take, however steadily its bytes arrive (then 504). Default 5 s.
     public var downloadTimeout: Duration
     /// The most a source may stay silent while connecting or sending (then 504). Default 3 s.
@@ -63,6 +66,7 @@ public struct ImageProxyConfiguration: Sendable {
                 sourcePolicy: SourcePolicy = SourcePolicy(), presets: [String: String] = [:],
                 cacheDirectory: URL? = nil, maxDiskCacheBytes: Int = 1 << 30, memoryCacheBytes: Int = 64 << 20,
                 maxSourceBytes: Int = 50_000_000, maxSourcePixels: Int = 50_000_000, maxOutputSide: Int = 8192,
+                maxOutputPixels: Int = 16_777_216,
                 downloadTimeout: Duration = .seconds(5), downloadIdleTimeout: Duration = .seconds(3),
                 processingTimeout: Duration = .seconds(10),
                 workers: Int = ProcessInfo.processInfo.activeProcessorCount, queueSize: Int? = nil,
@@ -79,6 +83,7 @@ public struct ImageProxyConfiguration: Sendable {
         self.maxSourceBytes = maxSourceBytes
         self.maxSourcePixels = maxSourcePixels
         self.maxOutputSide = maxOutputSide
+        self.maxOutputPixels = maxOutputPixels
         self.downloadTimeout = downloadTimeout
         self.downloadIdleTimeout = downloadIdleTimeout
         self.processingTimeout = processingTimeout

@@ -7,7 +7,7 @@ import WebImage
 struct ImageProcessor: Sendable {
     let coders: CodersManager
     let maxSourcePixels: Int
-    let maxOutputSide: Int
+    let limits: ProcessingPlan.Limits
     let defaultQuality: Int
 
     /// The encoded result of `options` applied to `data`, as `format`.
@@ -17,7 +17,7 @@ struct ImageProcessor: Sendable {
         let animated = format == .gif || format == .webp || format == .png
         let image = try decode(data, header: header, options: options, keepFrames: animated)
         let upright = uprightSize(header.size, orientation: image.orientation, rotate: options.rotate)
-        let plan = ProcessingPlan(source: upright, options: options, maxOutputSide: maxOutputSide)
+        let plan = ProcessingPlan(source: upright, options: options, limits: limits)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(image.frameCount)
         for frame in image.frames {
@@ -42,8 +42,8 @@ struct ImageProcessor: Sendable {
     private func decode(_ data: Data, header: SourceHeader, options: ProcessingOptions,
                         keepFrames: Bool) throws(ProxyError) -> Image {
         let stored = header.size, turned = PixelSize(width: stored.height, height: stored.width)
-        let scale = min(1, max(ProcessingPlan(source: stored, options: options, maxOutputSide: maxOutputSide).scale,
-                               ProcessingPlan(source: turned, options: options, maxOutputSide: maxOutputSide).scale))
+        let scale = min(1, max(ProcessingPlan(source: stored, options: options, limits: limits).scale,
+                               ProcessingPlan(source: turned, options: options, limits: limits).scale))
         var decodeOptions = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: !keepFrames,
                                                maxPixelCount: maxSourcePixels)
         if scale < 0.95 {

@@ -21,7 +21,13 @@ struct ProcessingPlan: Sendable, Hashable {
     /// The largest factor the source is scaled by in either direction (what decoding at a reduced size may use).
     var scale: Double
 
-    init(source: PixelSize, options: ProcessingOptions, maxOutputSide: Int) {
+    /// The largest result allowed: a larger one is scaled down, keeping its aspect ratio, until it fits.
+    struct Limits: Sendable, Hashable {
+        var maxSide: Int
+        var maxPixels: Int
+    }
+
+    init(source: PixelSize, options: ProcessingOptions, limits: Limits) {
         let gravity = options.gravity
         region = Self.cropRegion(source: source, crop: options.crop, gravity: gravity)
         let targetWidth = Int((Double(options.width) * options.dpr).rounded())
@@ -63,9 +69,9 @@ struct ProcessingPlan: Sendable, Hashable {
             }
             boxSize = PixelSize(width: max(1, min(w, scaled.width)), height: max(1, min(h, scaled.height)))
         }
-        let longest = max(boxSize.width, boxSize.height)
-        if longest > maxOutputSide {
-            let k = Double(maxOutputSide) / Double(longest)
+        let k = min(1, Double(limits.maxSide) / Double(max(boxSize.width, boxSize.height)),
+                    (Double(limits.maxPixels) / Double(boxSize.pixelCount)).squareRoot())
+        if k < 1 {
             sx *= k
             sy *= k
             scaled = PixelSize(width: max(1, Int((Double(scaled.width) * k).rounded())),
