@@ -80,7 +80,7 @@ import WebImage
 
     @Test func aWaiterLeavingDoesNotDisturbTheOthers() async throws {
         try await ProxyHarness.with { harness in
-            harness.serve("/a.jpg", try Fixtures.jpeg(40, 30), delay: .seconds(1))
+            harness.serve("/a.jpg", try Fixtures.jpeg(40, 30), delay: .seconds(2))
             let path = harness.signedPath("w:20", source: "/a.jpg")
             let patient = Task { try await harness.get(path) }
             #expect(await eventually(timeout: 5) { harness.proxy.resultsInProgress == 1 })
