@@ -142,6 +142,22 @@ import WebImage
         }
     }
 
+    @Test func stoppingRefusesNewWorkButServesTheCache() async throws {
+        try await ProxyHarness.with { harness in
+            harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
+            let cached = harness.signedPath("w:20", source: "/a.jpg")
+            #expect(try await harness.get(cached).status == 200)
+            harness.proxy.stopAccepting()
+            #expect(try await harness.get("/ready").status == 503)
+            #expect(try await harness.get(cached).status == 200)
+            let fresh = try await harness.get(harness.signedPath("w:10", source: "/a.jpg"))
+            #expect(fresh.status == 503)
+            #expect(fresh.header("Cache-Control") == "max-age=10")
+            let info = try await harness.get("/info" + harness.signedPath("", source: "/a.jpg"), method: .HEAD)
+            #expect(info.status == 503 && info.body.isEmpty)
+        }
+    }
+
     @Test func httpDates() {
         let date = Date(timeIntervalSince1970: 784_111_777)
         #expect(HTTPDate.format(date) == "Sun, 06 Nov 1994 08:49:37 GMT")

@@ -65,6 +65,7 @@ import WebImage
             for path in ["/to-loopback", "/to-localhost", "/to-decimal"] {
                 let answer = try await fetch(path)
                 #expect(answer.status == 403, "\(path): \(answer.text)")
+                #expect(answer.text.contains("a loopback address"), "\(path)")
                 #expect(harness.origin.requestCount(for: path) == 1)
             }
             #expect(harness.origin.requestCount(for: "/secret.jpg") == 0)

@@ -17,7 +17,7 @@ final class SourceStore: Sendable {
         self.statistics = statistics
     }
 
-    /// The bytes of `url`: from disk if cached, else downloaded and then cached.
+    /// The bytes of `url`: from disk if cached, else downloaded (and cached when they are an image).
     func data(for url: URL) async throws(ProxyError) -> Data {
         let key = url.absoluteString
         if let disk, let cached = try? await NIOThreadPool.singleton.runIfActive({ disk.data(forKey: key) }) {
@@ -32,7 +32,8 @@ final class SourceStore: Sendable {
             if case .cancelled = error, Task.isCancelled { throw .unavailable("the request was abandoned") }
             throw ProxyError(source: error)
         }
-        if let disk {
+        // Only images are kept: junk a source sends must not fill the cache for a week.
+        if let disk, (try? SourceHeader(download.data)) != nil {
             let data = download.data
             _ = try? await NIOThreadPool.singleton.runIfActive { try disk.setData(data, forKey: key) }
         }
