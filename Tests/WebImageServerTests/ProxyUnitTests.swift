@@ -27,6 +27,17 @@ import WebImage
         #expect(try Self.plan("rs:fill:100:100/g:fp:1:1").box == .init(x: 33, y: 0, width: 100, height: 100))
     }
 
+    /// A 100×100 box in the 133×100 fill of a 400×300 source, and a 100×50 crop of it, for every gravity.
+    @Test(arguments: [("no", 16, 0, 150, 0), ("so", 16, 0, 150, 250), ("ea", 33, 0, 300, 125), ("we", 0, 0, 0, 125),
+                      ("noea", 33, 0, 300, 0), ("nowe", 0, 0, 0, 0), ("soea", 33, 0, 300, 250), ("sowe", 0, 0, 0, 250),
+                      ("ce", 16, 0, 150, 125), ("sm", 16, 0, 150, 125), ("fp:0.75:0.25", 33, 0, 250, 50)])
+    func everyGravity(name: String, boxX: Int, boxY: Int, cropX: Int, cropY: Int) throws {
+        let fill = try Self.plan("rs:fill:100:100/g:\(name)")
+        #expect(fill.box == .init(x: boxX, y: boxY, width: 100, height: 100))
+        let crop = try Self.plan("c:100:50/g:\(name)")
+        #expect(crop.region == .init(x: cropX, y: cropY, width: 100, height: 50))
+    }
+
     @Test func admission() {
         var state = AdmissionState<String>(workers: 1, queueLimit: 1)
         let steps = [state.acquire(id: 1, waiter: "a"), state.acquire(id: 2, waiter: "b")]
