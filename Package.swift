@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // Warnings are errors in our own builds through `-Xswiftc -warnings-as-errors` in the Makefile and CI, not
@@ -18,6 +18,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Hummingbird's header types (already in its graph), with the traits Hummingbird asks for.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0", traits: []),
     ],
     targets: [
         // System libraries (Debian -dev packages, found through pkg-config).
@@ -58,12 +62,24 @@ let package = Package(
                                                       .product(name: "Crypto", package: "swift-crypto"),
                                                       .product(name: "NIOCore", package: "swift-nio"),
                                                       .product(name: "NIOPosix", package: "swift-nio")]),
-        // The image service as a library: URL parsing, signatures, source policy (mountable in any server).
-        .target(name: "WebImageServer", dependencies: ["WebImage", .product(name: "Crypto", package: "swift-crypto")]),
+        // The image service as a library: URL parsing, signatures, source policy, the processing pipeline and a
+        // Hummingbird router any Hummingbird app can mount.
+        .target(name: "WebImageServer",
+                dependencies: ["WebImage", .product(name: "Crypto", package: "swift-crypto"),
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                               .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                               .product(name: "HTTPTypes", package: "swift-http-types"),
+                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                               .product(name: "NIOPosix", package: "swift-nio"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio")]),
         .executableTarget(name: "webimage",
-                          dependencies: ["WebImage", "LoopbackServer", "CTurboJPEG",
+                          dependencies: ["WebImage", "WebImageServer", "LoopbackServer", "CTurboJPEG",
                                          .product(name: "Logging", package: "swift-log"),
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],),
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "Hummingbird", package: "hummingbird"),
+                                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],),
 
         .executableTarget(name: "webimage-benchmarks",
                           dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF",
@@ -93,7 +109,14 @@ let package = Package(
         .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
-        .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer"]),
+        .testTarget(name: "WebImageServerTests",
+                    dependencies: ["WebImageServer", "TestSupport",
+                                   .product(name: "Hummingbird", package: "hummingbird"),
+                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                   .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                   .product(name: "NIOCore", package: "swift-nio"),
+                                   .product(name: "NIOHTTP1", package: "swift-nio"),
+                                   .product(name: "NIOPosix", package: "swift-nio")]),
         .testTarget(name: "WebImageRedisTests", dependencies: ["WebImageRedis", "TestSupport"]),
         // Logs and metrics of real loads, through a recording log handler and MetricsTestKit's factory.
         .testTarget(name: "WebImageObservabilityTests",

@@ -58,6 +58,15 @@ enum EndToEndBenchmark {
             results.closeRound()
         }
         results.print(count: count)
+        // Issue 14's memory row: the same 1,000 images decoded at full size (no thumbnail), default limits.
+        for round in 0..<rounds {
+            let cache = directory.appendingPathComponent("full\(round)").path
+            let run = try ChildRun.run([webimage, "fetch", "--json", "--concurrency", "\(concurrency)",
+                                        "--cache-dir", cache] + urls)
+            Swift.print(String(format: "ours cold, full size (no thumbnail): %.0f img/s, peak RSS %.0f MB%@",
+                               Double(count) / run.seconds, Double(run.peakRSSBytes) / 1_048_576,
+                               run.status == 0 ? "" : " FAILED"))
+        }
         try await server.shutdown()
     }
 }

@@ -18,6 +18,8 @@ public enum ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
     case badGateway(String)
     /// Processing took longer than allowed (503).
     case processingTimeout
+    /// The service is shutting down (503).
+    case unavailable(String)
     /// The source did not answer in time (504).
     case gatewayTimeout(String)
 
@@ -30,8 +32,19 @@ public enum ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unprocessable: 422
         case .tooManyRequests: 429
         case .badGateway: 502
-        case .processingTimeout: 503
+        case .processingTimeout, .unavailable: 503
         case .gatewayTimeout: 504
+        }
+    }
+
+    /// The detail alone, without the kind of failure in front.
+    public var message: String {
+        switch self {
+        case .badRequest(let message), .forbidden(let message), .sourceNotAllowed(let message),
+             .notFound(let message), .unprocessable(let message), .badGateway(let message),
+             .gatewayTimeout(let message), .unavailable(let message):
+            message
+        case .tooManyRequests, .processingTimeout: description
         }
     }
 
@@ -45,6 +58,7 @@ public enum ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyRequests: "too many requests: the queue is full, retry later"
         case .badGateway(let message): "source error: \(message)"
         case .processingTimeout: "processing timed out"
+        case .unavailable(let message): "unavailable: \(message)"
         case .gatewayTimeout(let message): "source timed out: \(message)"
         }
     }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import WebImage
 
-/// The `webimage` tool: fetch, prefetch, inspect, decode and convert images, manage the cache, run the demo.
+/// The `webimage` tool: fetch, prefetch, inspect, decode and convert images, manage the cache, run the demo,
+/// serve images over HTTP.
 ///
 /// Every subcommand reports a failure as one line on stderr (`webimage: FILE: reason`) and exits with status 1;
 /// only malformed command lines get ArgumentParser's usage text.
@@ -11,5 +12,5 @@ struct WebImageCommand: AsyncParsableCommand {
         commandName: "webimage",
         abstract: "Fetch, cache, decode, thumbnail and re-encode images (SwiftWebImage).",
         subcommands: [InfoCommand.self, DecodeCommand.self, ConvertCommand.self, DemoCommand.self,
-                      FetchCommand.self, PrefetchCommand.self, CacheCommand.self])
+                      FetchCommand.self, PrefetchCommand.self, CacheCommand.self, ServeCommand.self])
 }

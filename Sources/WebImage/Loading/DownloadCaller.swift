@@ -11,6 +11,9 @@ struct DownloadCaller: Sendable {
     let progress: ImageDownloader.ProgressHandler?
     let partialImage: ImageDownloader.PartialImageHandler?
     let completion: ImageDownloader.CompletionHandler
+    /// Set for callers that want the bytes, not an image (``ImageDownloader/downloadData(with:completion:)``):
+    /// a finished body goes here undecoded; failures still go to ``completion``.
+    var bytesCompletion: (@Sendable (DownloadedBody) -> Void)? = nil
 }
 
 /// What a finished transfer produced, shared by every caller of the download.

@@ -70,12 +70,17 @@ extension DownloadOperation {
         case .failure(let error):
             jobs = [{ for caller in callers { self.claimAndComplete(caller.id, with: .failure(error)) } }]
         case .success(let body):
-            // Callers sharing decode options share one decode.
-            jobs = Dictionary(grouping: callers, by: \.decodeOptions).map { options, group in
-                {
-                    let result = self.decode(body, options: options)
-                    for caller in group { self.claimAndComplete(caller.id, with: result) }
+            // Callers sharing decode options share one decode; callers of the bytes alone decode nothing.
+            let bytesCallers = callers.filter { $0.bytesCompletion != nil }
+            jobs = Dictionary(grouping: callers.filter { $0.bytesCompletion == nil }, by: \.decodeOptions)
+                .map { options, group in
+                    {
+                        let result = self.decode(body, options: options)
+                        for caller in group { self.claimAndComplete(caller.id, with: result) }
+                    }
                 }
+            if !bytesCallers.isEmpty {
+                jobs.insert({ for caller in bytesCallers { self.claimAndDeliverBytes(caller.id, body) } }, at: 0)
             }
         }
         let inline = onDeliveryQueue && !jobs.isEmpty ? jobs.removeFirst() : nil
@@ -94,6 +99,12 @@ extension DownloadOperation {
             reportUndecodable(failure, bytes: body.data.count)
             return .failure(failure)
         }
+    }
+
+    private func claimAndDeliverBytes(_ callerID: Int, _ body: DownloadedBody) {
+        let (caller, becameDone) = state.withLock { $0.machine.claim(callerID) }
+        if becameDone { downloader.unregister(self) }
+        caller?.bytesCompletion?(body)
     }
 
     private func claimAndComplete(_ callerID: Int, with result: Result<ImageDownloadResult, WebImageError>) {

@@ -28,8 +28,10 @@ public final class HTTPClientTransport: ImageTransport {
     /// A transport whose connect and read timeouts are `timeout`, following at most `redirectLimit` redirects,
     /// accepting invalid certificates on every request when `allowInvalidSSLCertificates`, and decoding gzip and
     /// deflate bodies that inflate at most `maxDecompressionRatio` times (0: no decoding, nothing asked for).
+    /// `dnsOverride` connects to another host (or an address) for the hosts it names while TLS still
+    /// verifies the named host: an image service pins a connection to the address it checked. Default none.
     public init(timeout: Duration = .seconds(15), redirectLimit: Int = 10, allowInvalidSSLCertificates: Bool = false,
-                maxDecompressionRatio: Int = 25) {
+                maxDecompressionRatio: Int = 25, dnsOverride: [String: String] = [:]) {
         let amount = TimeAmount.nanoseconds(Int64(Self.nanoseconds(timeout)))
         var configuration = allowInvalidSSLCertificates
             ? HTTPClient.Configuration(certificateVerification: .none)
@@ -41,6 +43,7 @@ public final class HTTPClientTransport: ImageTransport {
             ? .enabled(limit: .ratio(maxDecompressionRatio)) : .disabled
         // A refused connection should fail now, not be retried until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.dnsOverride = dnsOverride
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         eventLoops = Array(client.eventLoopGroup.makeIterator())
     }

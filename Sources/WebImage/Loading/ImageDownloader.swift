@@ -119,13 +119,22 @@ public final class ImageDownloader: ImageLoading {
     public func downloadImage(with request: ImageDownloadRequest, progress: ProgressHandler? = nil,
                               partialImage: PartialImageHandler? = nil,
                               completion: @escaping CompletionHandler) -> ImageDownloadToken {
+        attach(request, progress: progress, partialImage: partialImage, completion: completion, bytesCompletion: nil)
+    }
+
+    /// Starts (or joins) the download of `request.url` for one caller; `bytesCompletion` set delivers the body
+    /// undecoded.
+    func attach(_ request: ImageDownloadRequest, progress: ProgressHandler?, partialImage: PartialImageHandler?,
+                completion: @escaping CompletionHandler,
+                bytesCompletion: (@Sendable (DownloadedBody) -> Void)?) -> ImageDownloadToken {
         guard transport.canLoad(request.url) else {
             return fail(request.url, .invalidURL("\(request.url.absoluteString) (use an http, https or file URL)"), completion)
         }
         let id = registry.withLock { $0.nextCallerID += 1; return $0.nextCallerID }
         let caller = DownloadCaller(id: id, decodeOptions: request.decodeOptions,
                                     wantsPartials: request.options.contains(.progressiveLoad), progress: progress,
-                                    partialImage: partialImage, completion: completion)
+                                    partialImage: partialImage, completion: completion,
+                                    bytesCompletion: bytesCompletion)
         var prepared: TransportRequest?
         while true {
             switch join(caller, request: request, prepared: prepared) {

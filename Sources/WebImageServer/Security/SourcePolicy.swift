@@ -13,12 +13,17 @@ public struct SourcePolicy: Sendable, Hashable {
     /// Allow loopback, private, link-local, CGNAT, unique-local, multicast and unspecified addresses
     /// (`--allow-private-sources`; tests and local development). Default false.
     public var allowsPrivateAddresses: Bool
+    /// Host names whose addresses are not checked: an internal image store on a private network, trusted
+    /// while every other private address stays refused (redirects from it are still checked hop by hop).
+    /// Default none.
+    public var trustedHosts: Set<String>
 
     public init(allowedSchemes: Set<String> = ["http", "https"], allowedPrefixes: [String] = [],
-                allowsPrivateAddresses: Bool = false) {
+                allowsPrivateAddresses: Bool = false, trustedHosts: Set<String> = []) {
         self.allowedSchemes = allowedSchemes
         self.allowedPrefixes = allowedPrefixes
         self.allowsPrivateAddresses = allowsPrivateAddresses
+        self.trustedHosts = Set(trustedHosts.map { $0.lowercased() })
     }
 
     /// The source as a URL when the policy allows it; throws ``ProxyError/badRequest(_:)`` for a string that is
@@ -44,7 +49,7 @@ public struct SourcePolicy: Sendable, Hashable {
     /// are not allowed; the message names the switch that allows them.
     public func check(address: IPAddress, host: String) throws(ProxyError) {
         let addressClass = address.addressClass
-        guard addressClass != .public, !allowsPrivateAddresses else { return }
+        guard addressClass != .public, !allowsPrivateAddresses, !trustedHosts.contains(host.lowercased()) else { return }
         throw .sourceNotAllowed("\(host) is \(address), a \(addressClass.rawValue) address; "
             + "start the server with --allow-private-sources to allow such sources")
     }

@@ -1,0 +1,59 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+extension ImageProxy {
+    /// Adds the service's routes to a Hummingbird router: `GET`/`HEAD` on `/health`, `/ready`,
+    /// `/info/<signature>/<options>/<source>` and every other path (`/` too) as an image URL.
+    ///
+    /// With ``ImageProxyRequestContext`` a client that disconnects stops the work it alone was waiting for.
+    public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on("/health", method: method) { request, _ in
+                Self.response(.plain(200, "ok\n"), isHead: request.method == .head)
+            }
+            router.on("/ready", method: method) { [self] request, _ in
+                let ready = isReady
+                return Self.response(.plain(ready ? 200 : 503, ready ? "ready\n" : "not ready\n"),
+                                     isHead: request.method == .head)
+            }
+            router.on("/info/**", method: method) { [self] request, context in
+                let proxyRequest = Self.proxyRequest(request)
+                return Self.response(await DisconnectWatch.run(on: Self.channel(context)) { await self.info(proxyRequest) },
+                                     isHead: proxyRequest.isHead)
+            }
+            router.on("/", method: method) { [self] request, _ in
+                let proxyRequest = Self.proxyRequest(request)
+                return Self.response(await image(proxyRequest), isHead: proxyRequest.isHead)
+            }
+            router.on("**", method: method) { [self] request, context in
+                let proxyRequest = Self.proxyRequest(request)
+                return Self.response(await DisconnectWatch.run(on: Self.channel(context)) { await self.image(proxyRequest) },
+                                     isHead: proxyRequest.isHead)
+            }
+        }
+    }
+
+    private static func channel(_ context: some RequestContext) -> (any Channel)? {
+        (context as? ImageProxyRequestContext)?.channel
+    }
+
+    static func proxyRequest(_ request: Request) -> ProxyRequest {
+        ProxyRequest(isHead: request.method == .head, target: request.head.path ?? "/",
+                     accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+                     ifModifiedSince: request.headers[.ifModifiedSince])
+    }
+
+    /// A Hummingbird response with exactly these headers (a `HEAD` answer keeps the `Content-Length` of the
+    /// body it leaves out).
+    static func response(_ response: ProxyResponse, isHead: Bool) -> Response {
+        var fields = HTTPFields()
+        for (name, value) in response.headers {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        if fields[.contentLength] == nil, response.status != 304 { fields[.contentLength] = String(response.body.count) }
+        let body = isHead || response.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: response.body))
+        return Response(status: HTTPResponse.Status(code: response.status), headers: fields, body: body)
+    }
+}

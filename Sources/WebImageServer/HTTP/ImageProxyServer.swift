@@ -1,0 +1,62 @@
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
+
+/// Runs an ``ImageProxy`` as an HTTP server until a signal (or ``triggerGracefulShutdown()``) stops it:
+/// then it stops accepting connections, `/ready` turns false, requests under way get up to `drainTimeout`
+/// to finish, and the proxy's downloader and workers are released.
+public final class ImageProxyServer: Sendable {
+    let proxy: ImageProxy
+    let group: ServiceGroup
+
+    /// A server for `proxy` on `host`:`port` (0 picks a free port); `onListening` gets the host and the real
+    /// port once connections are accepted. `signals` start the graceful shutdown (default SIGTERM and SIGINT);
+    /// `drainTimeout` bounds it (default 20 s), after which remaining requests are cancelled. A connection
+    /// idle for `idleTimeout` (no request under way) is closed (default 30 s).
+    public init(proxy: ImageProxy, host: String, port: Int, drainTimeout: Duration = .seconds(20),
+                idleTimeout: Duration = .seconds(30), signals: [UnixSignal] = [.sigterm, .sigint],
+                onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in }) {
+        self.proxy = proxy
+        let router = Router(context: ImageProxyRequestContext.self)
+        proxy.addRoutes(to: router)
+        let idle = TimeAmount.nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000
+                                          + idleTimeout.components.attoseconds / 1_000_000_000)
+        var application = Application(router: router, server: .http1(configuration: .init(idleTimeout: idle)),
+                                      configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
+                                      onServerRunning: { channel in onListening(host, channel.localAddress?.port ?? port) })
+        application.logger.logLevel = .warning
+        var configuration = ServiceGroupConfiguration(
+            services: [ServiceGroupConfiguration.ServiceConfiguration(service: application),
+                       ServiceGroupConfiguration.ServiceConfiguration(service: DrainNotice(proxy: proxy))],
+            gracefulShutdownSignals: signals, logger: application.logger)
+        configuration.maximumGracefulShutdownDuration = drainTimeout
+        group = ServiceGroup(configuration: configuration)
+    }
+
+    /// Serves until shut down, then releases the proxy.
+    public func run() async throws {
+        do {
+            try await group.run()
+        } catch {
+            await proxy.shutdown()
+            throw error
+        }
+        await proxy.shutdown()
+    }
+
+    /// Starts the graceful shutdown, as SIGTERM does.
+    public func triggerGracefulShutdown() async {
+        await group.triggerGracefulShutdown()
+    }
+}
+
+/// Turns `/ready` false and refuses new work as soon as the graceful shutdown starts.
+private struct DrainNotice: Service {
+    let proxy: ImageProxy
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        proxy.stopAccepting()
+    }
+}

@@ -1,0 +1,22 @@
+/// What the service reads from a request: the method, the raw target and the headers it negotiates and
+/// revalidates with.
+public struct ProxyRequest: Sendable {
+    public var isHead: Bool
+    /// The request target as sent (percent-encoding untouched: the signature covers it), query included.
+    public var target: String
+    public var accept: String?
+    public var ifNoneMatch: String?
+    public var ifModifiedSince: String?
+
+    public init(isHead: Bool = false, target: String, accept: String? = nil, ifNoneMatch: String? = nil,
+                ifModifiedSince: String? = nil) {
+        self.isHead = isHead
+        self.target = target
+        self.accept = accept
+        self.ifNoneMatch = ifNoneMatch
+        self.ifModifiedSince = ifModifiedSince
+    }
+
+    /// The path without the query.
+    var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0] }
+}

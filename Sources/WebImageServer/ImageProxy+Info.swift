@@ -1,0 +1,37 @@
+import Foundation
+import WebImage
+
+/// What `/info` tells about a source.
+struct SourceInfo: Codable, Sendable {
+    var format: String
+    /// As stored, before any EXIF orientation.
+    var width: Int
+    var height: Int
+    var frames: Int
+}
+
+extension ImageProxy {
+    /// The answer to `/info/<signature>/<options>/<source>`: the source's format, size and frame count as JSON.
+    /// Signed like an image URL (the signature covers the path after it); the options are checked, not applied.
+    public func info(_ request: ProxyRequest) async -> ProxyResponse {
+        do throws(ProxyError) {
+            guard request.path.hasPrefix("/info/") else { throw .badRequest("not an info path") }
+            let job = try job(for: request.path.dropFirst("/info".count), accept: nil)
+            guard !isStoppingNow else { throw .unavailable("the service is shutting down") }
+            let maxPixels = configuration.maxSourcePixels
+            let info = try await withSource(job.source) { data throws(ProxyError) in
+                let header = try SourceHeader(data)
+                let animation = try? CodersManager.shared.animatedDecoder(for: data,
+                                                                          options: ImageDecodeOptions(maxPixelCount: maxPixels))
+                return SourceInfo(format: header.format.rawValue, width: header.size.width,
+                                  height: header.size.height, frames: max(1, animation?.frameCount ?? 1))
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let json = String(decoding: (try? encoder.encode(info)) ?? Data("{}".utf8), as: UTF8.self)
+            return .plain(200, json, contentType: "application/json")
+        } catch {
+            return errorResponse(error)
+        }
+    }
+}

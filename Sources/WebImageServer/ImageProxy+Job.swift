@@ -1,0 +1,96 @@
+import Foundation
+import WebImage
+
+/// One checked request: what to fetch, what to do, in which format, under which key.
+struct ProxyJob: Sendable {
+    var source: URL
+    var options: ProcessingOptions
+    var format: FormatChoice
+    var key: String
+}
+
+extension ImageProxy {
+    /// Parses and checks a request path: signature (403), options (400), expiry (404), source (400/403).
+    func job(for path: Substring, accept: String?) throws(ProxyError) -> ProxyJob {
+        let parsed = try ProxyPath(path)
+        try checkSignature(parsed)
+        var options = ProcessingOptions()
+        try parser.apply(parsed.optionSegments, to: &options)
+        if let expires = options.expires, expires <= Int(Date().timeIntervalSince1970) {
+            throw .notFound("the URL expired")
+        }
+        let source = try configuration.sourcePolicy.check(parsed.source)
+        let format = FormatChoice(explicit: options.format ?? parsed.extensionFormat, accept: accept,
+                                  negotiates: configuration.negotiatesFormat)
+        let key = ResultKey.make(source: source.absoluteString, options: options, format: format,
+                                 defaultQuality: configuration.defaultQuality)
+        return ProxyJob(source: source, options: options, format: format, key: key)
+    }
+
+    private func checkSignature(_ path: ProxyPath) throws(ProxyError) {
+        if path.signature == "_" || path.signature == "unsafe" {
+            guard configuration.allowsUnsigned else {
+                throw .forbidden("unsigned URLs are not accepted; sign the path with your key and salt")
+            }
+            return
+        }
+        guard signer.isValid(signature: path.signature, for: path.signedPart) else {
+            throw .forbidden("the signature does not match the path")
+        }
+    }
+
+    /// The result from memory, disk, or made now (once per key however many wait).
+    func result(for job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
+        if let hit = results.memoryResult(forKey: job.key) {
+            statistics.record(\.memoryHits)
+            return hit
+        }
+        if let hit = await results.diskResult(forKey: job.key) {
+            statistics.record(\.diskHits)
+            return hit
+        }
+        guard !isStoppingNow else { throw .unavailable("the service is shutting down") }
+        let deadline = ContinuousClock.now + configuration.downloadTimeout + configuration.processingTimeout
+        let outcome = await flights.run(key: job.key, deadline: deadline, timeout: .processingTimeout,
+                                        joined: { [statistics] in statistics.record(\.coalesced) }) {
+            do throws(ProxyError) {
+                return .success(try await self.make(job))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Makes a result: a worker slot (or 429), the source, then processing on a worker thread.
+    private func make(_ job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
+        let processor = self.processor, statistics = self.statistics
+        let result = try await withSource(job.source) { data throws(ProxyError) in
+            let format = job.format.resolved(source: ImageFormat(sniffing: data))
+            let bytes = try processor.process(data, options: job.options, format: format)
+            statistics.record(\.encodes)
+            return ProcessedResult(data: bytes, format: format)
+        }
+        await results.store(result, forKey: job.key)
+        return result
+    }
+
+    /// Runs `body` over the bytes of `source` on a worker thread, holding a worker slot from before the
+    /// download until `body` really ends (even past the processing timeout, which only stops the waiting).
+    func withSource<Value: Sendable>(_ source: URL,
+                                     _ body: @escaping @Sendable (Data) throws(ProxyError) -> Value)
+        async throws(ProxyError) -> Value {
+        try await limiter.acquire()
+        let data: Data
+        do throws(ProxyError) {
+            data = try await sources.data(for: source)
+        } catch {
+            limiter.release()
+            throw error
+        }
+        let limiter = self.limiter
+        return try await workers.run(limit: configuration.processingTimeout, timeout: .processingTimeout,
+                                     { () throws(ProxyError) -> Value in try body(data) },
+                                     onEnd: { limiter.release() })
+    }
+}

@@ -1,0 +1,42 @@
+import WebImage
+
+/// The output format of one request, decided before the source is known, and whether `Accept` decided it
+/// (then the answer varies by `Accept`).
+///
+/// It is the format part of the result key: `webp`, an explicit format, or `source` (the source's own format
+/// when the service writes it, else JPEG), so every request of one bucket shares one result.
+struct FormatChoice: Sendable, Hashable {
+    /// The format named or negotiated; nil follows the source.
+    var format: ImageFormat?
+    var dependsOnAccept: Bool
+
+    /// The formats the service writes.
+    static let encodable: Set<ImageFormat> = [.jpeg, .png, .gif, .webp]
+
+    /// The URL's format (`format:` or the extension) if any; else, negotiating, WebP when the client lists
+    /// it; else the source's. (AVIF joins once its coder exists.)
+    init(explicit: ImageFormat?, accept: String?, negotiates: Bool) {
+        if let explicit {
+            self.init(format: explicit, dependsOnAccept: false)
+        } else if !negotiates {
+            self.init(format: nil, dependsOnAccept: false)
+        } else if let webp = AcceptHeader(accept).explicitQuality(of: "image/webp"), webp > 0 {
+            self.init(format: .webp, dependsOnAccept: true)
+        } else {
+            self.init(format: nil, dependsOnAccept: true)
+        }
+    }
+
+    init(format: ImageFormat?, dependsOnAccept: Bool) {
+        self.format = format
+        self.dependsOnAccept = dependsOnAccept
+    }
+
+    /// The bucket's name in the result key.
+    var keyComponent: String { format?.rawValue ?? "source" }
+
+    /// The format written for a source of `source` format.
+    func resolved(source: ImageFormat) -> ImageFormat {
+        format ?? (Self.encodable.contains(source) ? source : .jpeg)
+    }
+}

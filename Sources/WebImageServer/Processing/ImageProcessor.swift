@@ -1,0 +1,118 @@
+import Foundation
+import WebImage
+
+/// Turns source bytes into result bytes: header checks, decode at the size the result needs, orientation,
+/// rotation, crop and resize, blur, sharpen, background, encode. Synchronous and CPU-bound: the service runs
+/// it on its worker threads, never on the cooperative pool.
+struct ImageProcessor: Sendable {
+    let coders: CodersManager
+    let maxSourcePixels: Int
+    let limits: ProcessingPlan.Limits
+    let defaultQuality: Int
+
+    /// The encoded result of `options` applied to `data`, as `format`.
+    func process(_ data: Data, options: ProcessingOptions, format: ImageFormat) throws(ProxyError) -> Data {
+        let header = try SourceHeader(data)
+        try checkPixels(header.size)
+        let animated = format == .gif || format == .webp || format == .png
+        let image = try decode(data, header: header, options: options, keepFrames: animated)
+        let upright = uprightSize(header.size, orientation: image.orientation, rotate: options.rotate)
+        let plan = ProcessingPlan(source: upright, options: options, limits: limits)
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(image.frameCount)
+        for frame in image.frames {
+            var pixels = frame.pixels.converted(to: .rgba8).applying(image.orientation)
+            pixels = pixels.applying(Self.orientation(forClockwise: options.rotate))
+            pixels = transform(pixels, plan: plan, upright: upright)
+            frames.append(ImageFrame(pixels: pixels, duration: frame.duration))
+        }
+        var result = Image(frames: frames, loopCount: image.loopCount)
+        result = try filter(result, options: options)
+        return try encode(result, as: format, options: options)
+    }
+
+    private func checkPixels(_ size: PixelSize) throws(ProxyError) {
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        guard !overflow, pixels <= maxSourcePixels else {
+            throw .unprocessable("the source is \(size.width)x\(size.height), over the limit of \(maxSourcePixels) pixels")
+        }
+    }
+
+    /// Decodes at the smallest size the plan could need whichever way the source turns out to be oriented.
+    private func decode(_ data: Data, header: SourceHeader, options: ProcessingOptions,
+                        keepFrames: Bool) throws(ProxyError) -> Image {
+        let stored = header.size, turned = PixelSize(width: stored.height, height: stored.width)
+        let scale = min(1, max(ProcessingPlan(source: stored, options: options, limits: limits).scale,
+                               ProcessingPlan(source: turned, options: options, limits: limits).scale))
+        var decodeOptions = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: !keepFrames,
+                                               maxPixelCount: maxSourcePixels)
+        if scale < 0.95 {
+            decodeOptions.thumbnailPixelSize = PixelSize(width: max(1, Int((Double(stored.width) * scale).rounded(.up))),
+                                                         height: max(1, Int((Double(stored.height) * scale).rounded(.up))))
+        }
+        do {
+            return try coders.decode(data, options: decodeOptions)
+        } catch let error as WebImageError {
+            throw .unprocessable(error.description)
+        } catch {
+            throw .unprocessable("the source cannot be decoded: \(error)")
+        }
+    }
+
+    private func uprightSize(_ stored: PixelSize, orientation: ImageOrientation, rotate: Int) -> PixelSize {
+        let swapped = orientation.swapsDimensions != (rotate % 180 != 0)
+        return swapped ? PixelSize(width: stored.height, height: stored.width) : stored
+    }
+
+    static func orientation(forClockwise degrees: Int) -> ImageOrientation {
+        switch degrees {
+        case 90: .right
+        case 180: .down
+        case 270: .left
+        default: .up
+        }
+    }
+
+    /// The plan (in source pixels) carried out on a raster decoded at a reduced size.
+    private func transform(_ pixels: PixelBuffer, plan: ProcessingPlan, upright: PixelSize) -> PixelBuffer {
+        let kx = Double(pixels.width) / Double(upright.width), ky = Double(pixels.height) / Double(upright.height)
+        let region = ProcessingPlan.Rect(x: Int((Double(plan.region.x) * kx).rounded()),
+                                         y: Int((Double(plan.region.y) * ky).rounded()),
+                                         width: max(1, Int((Double(plan.region.width) * kx).rounded())),
+                                         height: max(1, Int((Double(plan.region.height) * ky).rounded())))
+        let cropped = RasterOps.crop(pixels, region)
+        let resized = Resampler.resample(cropped, to: plan.scaled)
+        return RasterOps.crop(resized, plan.box)
+    }
+
+    private func filter(_ image: Image, options: ProcessingOptions) throws(ProxyError) -> Image {
+        var image = image
+        if options.blur > 0, let blurred = ImageTransformers.Blur(radius: options.blur).transform(image, forKey: "") {
+            image = blurred
+        }
+        if options.sharpen > 0, let blurred = ImageTransformers.Blur(radius: options.sharpen).transform(image, forKey: "") {
+            let frames = zip(image.frames, blurred.frames).map { frame, soft in
+                ImageFrame(pixels: RasterOps.sharpen(frame.pixels, blurred: soft.pixels), duration: frame.duration)
+            }
+            image = image.with(frames: frames)
+        }
+        if let background = options.background {
+            image = image.with(frames: image.frames.map {
+                ImageFrame(pixels: RasterOps.flatten($0.pixels, onto: background), duration: $0.duration)
+            }, hasAlpha: false)
+        }
+        return image
+    }
+
+    private func encode(_ image: Image, as format: ImageFormat, options: ProcessingOptions) throws(ProxyError) -> Data {
+        let quality = options.quality > 0 ? options.quality : defaultQuality
+        let encodeOptions = ImageEncodeOptions(quality: Double(quality) / 100, backgroundColor: options.background,
+                                               maxFileSize: options.maxBytes > 0 ? options.maxBytes : nil,
+                                               firstFrameOnly: format == .jpeg)
+        do {
+            return try coders.encode(image, as: format, options: encodeOptions)
+        } catch {
+            throw .unprocessable("cannot encode the result as \(format.rawValue): \(error)")
+        }
+    }
+}

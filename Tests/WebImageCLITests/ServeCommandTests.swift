@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import webimage
+
+/// `webimage serve`: one-line failures for bad values, the environment variables, and a real run that prints
+/// one `listening on` line, answers, and exits 0 on SIGTERM.
+@Suite struct ServeCommandTests {
+    @Test func badValuesFailWithOneLine() async throws {
+        let cases: [([String], String)] = [
+            (["--bind", "nope"], "webimage: --bind: bad value 'nope': give HOST:PORT (e.g. 127.0.0.1:8080)"),
+            (["--bind", "127.0.0.1:70000", "--allow-unsigned"],
+             "webimage: --bind: bad value '127.0.0.1:70000': give HOST:PORT (e.g. 127.0.0.1:8080)"),
+            (["--key", "abc", "--salt", "00"], "webimage: --key: bad key/salt 'abc'/'00': give non-empty even-length hex"),
+            (["--key", "00"], "webimage: --key: 1 keys but 0 salts: give one --salt per --key"),
+            ([], "webimage: --key: give a signing --key and --salt, or --allow-unsigned"),
+            (["--allow-unsigned", "--workers", "0"], "webimage: --workers: bad value '0': give a positive whole number"),
+            (["--allow-unsigned", "--queue", "-1"], "webimage: --queue: bad value '-1': give a whole number"),
+            (["--allow-unsigned", "--max-src-bytes", "many"],
+             "webimage: --max-src-bytes: bad value 'many': give a positive whole number"),
+            (["--allow-unsigned", "--metrics-bind", "x"],
+             "webimage: --metrics-bind: bad value 'x': give HOST:PORT (e.g. 127.0.0.1:8080)"),
+        ]
+        for (arguments, line) in cases {
+            let result = try await CLIRunner.run(["serve"] + arguments, timeout: 60)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderrLines == [line], "\(arguments)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    @Test func environmentVariablesUnderFlags() throws {
+        let environment = ["WEBIMAGE_BIND": "0.0.0.0:9000", "WEBIMAGE_KEY": "736563726574,6f6c64",
+                           "WEBIMAGE_SALT": "68656C6C6F,73616c74", "WEBIMAGE_ALLOW_PRIVATE_SOURCES": "1",
+                           "WEBIMAGE_ALLOWED_SOURCES": "https://a.example/, https://b.example/",
+                           "WEBIMAGE_MAX_SRC_BYTES": "1000", "WEBIMAGE_MAX_SRC_MEGAPIXELS": "3",
+                           "WEBIMAGE_WORKERS": "3", "WEBIMAGE_CACHE_DIR": "/tmp/x", "WEBIMAGE_NO_NEGOTIATION": "true"]
+        let settings = try ServeCommand.parse(["--workers", "5"]).makeSettings(environment: environment)
+        #expect(settings.host == "0.0.0.0" && settings.port == 9000)
+        let configuration = settings.configuration
+        #expect(configuration.keyPairs.count == 2)
+        #expect(configuration.sourcePolicy.allowsPrivateAddresses)
+        #expect(configuration.sourcePolicy.allowedPrefixes == ["https://a.example/", "https://b.example/"])
+        #expect(configuration.maxSourceBytes == 1000 && configuration.maxSourcePixels == 3_000_000)
+        #expect(configuration.workers == 5 && configuration.queueSize == 10)
+        #expect(configuration.cacheDirectory?.path == "/tmp/x")
+        #expect(!configuration.negotiatesFormat && !configuration.allowsUnsigned)
+        let defaults = try ServeCommand.parse(["--allow-unsigned"]).makeSettings(environment: [:])
+        #expect(defaults.host == "127.0.0.1" && defaults.port == 8080)
+        #expect(defaults.drainTimeout == .seconds(20))
+        #expect(!defaults.configuration.sourcePolicy.allowsPrivateAddresses)
+        #expect(defaults.configuration.maxSourcePixels == 50_000_000)
+    }
+
+    @Test func servesUntilSIGTERM() async throws {
+        let dir = try TemporaryDirectory()
+        let process = Process()
+        process.executableURL = try CLIRunner.executable()
+        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--cache-dir", dir.path("cache")]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        let (exit, exited) = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exited.finish() }
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let (line, extra) = await Self.firstLine(of: out.fileHandleForReading)
+        #expect(line.hasPrefix("listening on http://127.0.0.1:"))
+        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        #expect(port > 0)
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/health"))
+        let (body, response) = try await URLSession.shared.data(from: url)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self) == "ok\n")
+        process.terminate()
+        for await _ in exit {}
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let rest = out.fileHandleForReading.readDataToEndOfFile()
+        #expect(extra.isEmpty && rest.isEmpty)
+    }
+
+    /// The first line written to `handle` and whatever came after it in the same reads; reads on a dispatch
+    /// thread, not the cooperative pool.
+    static func firstLine(of handle: FileHandle) async -> (String, Data) {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var data = Data()
+                while !data.contains(UInt8(ascii: "\n")) {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    data.append(chunk)
+                }
+                let end = data.firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
+                let rest = end < data.endIndex ? data[data.index(after: end)...] : Data()
+                continuation.resume(returning: (String(decoding: data[..<end], as: UTF8.self), Data(rest)))
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Testing
+import TestSupport
+import WebImage
+@testable import WebImageServer
+
+/// Singleflight, the bounded queue, clients that leave, and graceful shutdown.
+@Suite struct ProxyConcurrencyTests {
+    @Test func hundredIdenticalColdRequestsFetchAndEncodeOnce() async throws {
+        try await ProxyHarness.with { harness in
+            harness.serve("/a.jpg", try Fixtures.jpeg(400, 300), delay: .milliseconds(500))
+            let path = harness.signedPath("rs:fill:100:100", source: "/a.jpg")
+            let client = harness.client
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<100 {
+                    group.addTask {
+                        let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(harness.port)\(path)"),
+                                                                timeout: .seconds(30))
+                        _ = try await response.body.collect(upTo: 1 << 20)
+                        return Int(response.status.code)
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 100))
+            #expect(harness.origin.requestCount(for: "/a.jpg") == 1)
+            let statistics = harness.proxy.statistics.snapshot
+            #expect(statistics.encodes == 1)
+            #expect(statistics.sourceDownloads == 1)
+            #expect(statistics.coalesced + statistics.memoryHits == 99)
+        }
+    }
+
+    @Test func fullQueueAnswers429AtOnce() async throws {
+        let configuration = ProxyHarness.configuration {
+            $0.workers = 1
+            $0.queueSize = 1
+            $0.downloadIdleTimeout = .seconds(10)
+            $0.downloadTimeout = .seconds(10)
+        }
+        try await ProxyHarness.with(configuration) { harness in
+            for path in ["/slow1.jpg", "/slow2.jpg", "/slow3.jpg"] {
+                harness.serve(path, try Fixtures.jpeg(40, 30), delay: .seconds(4))
+            }
+            let first = Task { try await harness.get(harness.signedPath("w:20", source: "/slow1.jpg")) }
+            #expect(await eventually(timeout: 5) { harness.proxy.limiter.load == (1, 0) })
+            let second = Task { try await harness.get(harness.signedPath("w:20", source: "/slow2.jpg")) }
+            #expect(await eventually(timeout: 5) { harness.proxy.limiter.load == (1, 1) })
+            #expect(try await harness.get("/ready").status == 503)
+            let started = ContinuousClock.now
+            let refused = try await harness.get(harness.signedPath("w:20", source: "/slow3.jpg"))
+            #expect(refused.status == 429)
+            #expect(refused.header("Retry-After") == "1")
+            // At once: well before a worker could free up (the origin takes 4 s).
+            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(harness.origin.requestCount(for: "/slow3.jpg") == 0)
+            #expect(try await first.value.status == 200)
+            #expect(try await second.value.status == 200)
+            #expect(try await harness.get("/ready").status == 200)
+            #expect(harness.proxy.statistics.snapshot.rejected == 1)
+        }
+    }
+
+    @Test func aClientThatLeavesStopsTheWorkNobodyElseWaitsFor() async throws {
+        try await ProxyHarness.with { harness in
+            harness.serve("/hang.jpg", try Fixtures.jpeg(40, 30), behavior: .hang)
+            let path = harness.signedPath("w:20", source: "/hang.jpg")
+            let leaving = Task { try await harness.get(path, timeout: .seconds(2)) }
+            #expect(await eventually(timeout: 5) { harness.origin.requestCount(for: "/hang.jpg") == 1 })
+            await #expect(throws: (any Error).self) { _ = try await leaving.value }
+            #expect(await eventually(timeout: 5) {
+                harness.proxy.resultsInProgress == 0 && harness.proxy.limiter.load == (0, 0)
+                    && harness.proxy.downloader.currentDownloadCount == 0
+            })
+            #expect(harness.proxy.statistics.snapshot.encodes == 0)
+        }
+    }
+
+    @Test func aWaiterLeavingDoesNotDisturbTheOthers() async throws {
+        try await ProxyHarness.with { harness in
+            harness.serve("/a.jpg", try Fixtures.jpeg(40, 30), delay: .seconds(2))
+            let path = harness.signedPath("w:20", source: "/a.jpg")
+            let patient = Task { try await harness.get(path) }
+            #expect(await eventually(timeout: 5) { harness.proxy.resultsInProgress == 1 })
+            await #expect(throws: (any Error).self) {
+                _ = try await harness.get(path, timeout: .milliseconds(200))
+            }
+            #expect(try await patient.value.status == 200)
+            #expect(harness.origin.requestCount(for: "/a.jpg") == 1)
+        }
+    }
+
+    @Test func gracefulShutdownFinishesTheRequestInFlight() async throws {
+        let harness = try await ProxyHarness.start(ProxyHarness.configuration())
+        harness.serve("/a.jpg", try Fixtures.jpeg(40, 30), delay: .seconds(1))
+        let inFlight = Task { try await harness.get(harness.signedPath("w:20", source: "/a.jpg")) }
+        #expect(await eventually(timeout: 5) { harness.proxy.resultsInProgress == 1 })
+        await harness.server.triggerGracefulShutdown()
+        let answer = try await inFlight.value
+        #expect(answer.status == 200)
+        #expect(try answer.image().pixelWidth == 20)
+        await harness.waitUntilStopped()
+        #expect(!harness.proxy.isReady)
+        await #expect(throws: (any Error).self) { _ = try await harness.get("/health", timeout: .seconds(2)) }
+        await harness.stop()
+    }
+}

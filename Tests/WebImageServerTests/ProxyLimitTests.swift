@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TestSupport
+import WebImage
+@testable import WebImageServer
+
+/// Source limits (bytes while streaming, pixels from the header, the total download deadline) and animations.
+@Suite struct ProxyLimitTests {
+    @Test func sourceBytesAreCappedWhileStreaming() async throws {
+        let configuration = ProxyHarness.configuration { $0.maxSourceBytes = 10_000 }
+        try await ProxyHarness.with(configuration) { harness in
+            let big = try Fixtures.encode(Image(pixels: Fixtures.noise(100, 100)), .png)
+            #expect(big.count > 10_000)
+            harness.serve("/big.png", big, contentType: "image/png")
+            harness.origin.route("/chunked.png", TestResponse(headers: [("Content-Type", "image/png")], body: big,
+                                                              chunked: true))
+            for path in ["/big.png", "/chunked.png"] {
+                let answer = try await harness.get(harness.signedPath("w:10", source: path))
+                #expect(answer.status == 422, "\(path)")
+                #expect(answer.text.contains("10000"))
+            }
+        }
+    }
+
+    @Test func sourcePixelsAreCheckedFromTheHeader() async throws {
+        let configuration = ProxyHarness.configuration { $0.maxSourcePixels = 10_000 }
+        try await ProxyHarness.with(configuration) { harness in
+            harness.serve("/wide.jpg", try Fixtures.jpeg(200, 100))
+            harness.serve("/small.jpg", try Fixtures.jpeg(100, 100))
+            let answer = try await harness.get(harness.signedPath("w:10", source: "/wide.jpg"))
+            #expect(answer.status == 422)
+            #expect(answer.text.contains("200x100"))
+            #expect(try await harness.get(harness.signedPath("w:10", source: "/small.jpg")).status == 200)
+        }
+    }
+
+    @Test func aDrippingSourceIsCutAtTheTotalDeadline() async throws {
+        let configuration = ProxyHarness.configuration { $0.downloadTimeout = .seconds(1) }
+        try await ProxyHarness.with(configuration) { harness in
+            harness.serve("/drip.jpg", try Fixtures.jpeg(100, 100), behavior: .drip(chunkSize: 1, interval: .milliseconds(50)))
+            let started = ContinuousClock.now
+            let answer = try await harness.get(harness.signedPath("w:10", source: "/drip.jpg"))
+            #expect(answer.status == 504)
+            #expect(ContinuousClock.now - started < .seconds(4))
+        }
+    }
+
+    @Test func animatedGIFStaysAnimated() async throws {
+        try await ProxyHarness.with { harness in
+            harness.serve("/anim.gif", try Fixtures.animatedGIF(60, 40, frames: 3), contentType: "image/gif")
+            let gif = try await harness.get(harness.signedPath("rs:fit:30:30", source: "/anim.gif"))
+            #expect(gif.header("Content-Type") == "image/gif")
+            let frames = try gif.image()
+            #expect(frames.frameCount == 3)
+            #expect(frames.pixelSize == PixelSize(width: 30, height: 20))
+            let webp = try await harness.get(harness.signedPath("rs:fill:20:20", source: "/anim.gif"),
+                                             headers: [("Accept", "image/webp")])
+            #expect(webp.header("Content-Type") == "image/webp")
+            #expect(try webp.image().frameCount == 3)
+            #expect(try webp.image().pixelSize == PixelSize(width: 20, height: 20))
+            let still = try await harness.get(harness.signedPath("w:30/f:jpg", source: "/anim.gif"))
+            #expect(try still.image().frameCount == 1)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import WebImage
+@testable import WebImageServer
+
+/// The service's value types on their own: geometry, admission, singleflight bookkeeping, header probing.
+@Suite struct ProxyUnitTests {
+    static func plan(_ segments: String, source: PixelSize = PixelSize(width: 400, height: 300),
+                     maxSide: Int = 8192, maxPixels: Int = 16_777_216) throws -> ProcessingPlan {
+        var options = ProcessingOptions()
+        try OptionsParser().apply(segments.split(separator: "/"), to: &options)
+        return ProcessingPlan(source: source, options: options,
+                              limits: ProcessingPlan.Limits(maxSide: maxSide, maxPixels: maxPixels))
+    }
+
+    @Test func geometry() throws {
+        #expect(try Self.plan("rs:fill:100:100/g:soea").box == .init(x: 33, y: 0, width: 100, height: 100))
+        #expect(try Self.plan("rs:fill:100:100/g:nowe").box == .init(x: 0, y: 0, width: 100, height: 100))
+        #expect(try Self.plan("rs:fill:100:100").scaled == PixelSize(width: 133, height: 100))
+        #expect(try Self.plan("c:100:50:soea").region == .init(x: 300, y: 250, width: 100, height: 50))
+        // Not enlarged, fill keeps what there is; fill-down keeps the box's aspect ratio instead.
+        #expect(try Self.plan("rs:fill:800:800").result == PixelSize(width: 400, height: 300))
+        #expect(try Self.plan("rs:fill-down:800:800").result == PixelSize(width: 300, height: 300))
+        #expect(try Self.plan("rs:fit:200:0").scale == 0.5)
+        #expect(try Self.plan("w:9000/el:1", maxSide: 1000).result == PixelSize(width: 1000, height: 750))
+        #expect(try Self.plan("w:4000/el:1", maxPixels: 120_000).result == PixelSize(width: 400, height: 300))
+        #expect(try Self.plan("rs:fill:100:100/g:fp:1:1").box == .init(x: 33, y: 0, width: 100, height: 100))
+    }
+
+    /// A 100×100 box in the 133×100 fill of a 400×300 source, and a 100×50 crop of it, for every gravity.
+    @Test(arguments: [("no", 16, 0, 150, 0), ("so", 16, 0, 150, 250), ("ea", 33, 0, 300, 125), ("we", 0, 0, 0, 125),
+                      ("noea", 33, 0, 300, 0), ("nowe", 0, 0, 0, 0), ("soea", 33, 0, 300, 250), ("sowe", 0, 0, 0, 250),
+                      ("ce", 16, 0, 150, 125), ("sm", 16, 0, 150, 125), ("fp:0.75:0.25", 33, 0, 250, 50)])
+    func everyGravity(name: String, boxX: Int, boxY: Int, cropX: Int, cropY: Int) throws {
+        let fill = try Self.plan("rs:fill:100:100/g:\(name)")
+        #expect(fill.box == .init(x: boxX, y: boxY, width: 100, height: 100))
+        let crop = try Self.plan("c:100:50/g:\(name)")
+        #expect(crop.region == .init(x: cropX, y: cropY, width: 100, height: 50))
+    }
+
+    @Test func admission() {
+        var state = AdmissionState<String>(workers: 1, queueLimit: 1)
+        let steps = [state.acquire(id: 1, waiter: "a"), state.acquire(id: 2, waiter: "b")]
+        #expect(steps == [.granted, .queued])
+        #expect(state.isFull)
+        let third = state.acquire(id: 3, waiter: "c")
+        #expect(third == .rejected)
+        let cancelled = [state.cancel(id: 2), state.cancel(id: 2)]
+        #expect(cancelled == ["b", nil])
+        let fourth = state.acquire(id: 4, waiter: "d")
+        #expect(fourth == .queued)
+        let next = state.release()
+        #expect(next == "d" && state.running == 1)
+        let none = state.release()
+        #expect(none == nil && state.running == 0 && !state.isFull)
+    }
+
+    @Test func flights() {
+        var table = FlightTable<String, String>()
+        guard case .lead(let flight) = table.join(key: "k", waiterID: 1, waiter: "one") else {
+            Issue.record("the first waiter leads")
+            return
+        }
+        let attached = table.attach("work", key: "k", flightID: flight)
+        #expect(attached)
+        if case .lead = table.join(key: "k", waiterID: 2, waiter: "two") { Issue.record("the second follows") }
+        let first = table.leave(key: "k", waiterID: 1)
+        #expect(first.waiter == "one" && first.abandoned == nil)
+        let finished = table.finish(key: "k", flightID: flight)
+        #expect(finished == ["two"])
+        #expect(table.count == 0)
+        // Everyone leaving abandons the work; its late end delivers to nobody.
+        guard case .lead(let second) = table.join(key: "k", waiterID: 3, waiter: "three") else { return }
+        let last = table.leave(key: "k", waiterID: 3)
+        #expect(last.waiter == "three" && last.abandoned == nil)
+        let lateAttach = table.attach("late", key: "k", flightID: second)
+        #expect(!lateAttach)
+        let lateFinish = table.finish(key: "k", flightID: second)
+        #expect(lateFinish.isEmpty)
+    }
+
+    @Test func headers() throws {
+        #expect(try SourceHeader(Fixtures.jpeg(37, 21)).size == PixelSize(width: 37, height: 21))
+        #expect(try SourceHeader(Fixtures.png(5, 9)).size == PixelSize(width: 5, height: 9))
+        #expect(try SourceHeader(Fixtures.animatedGIF(12, 7)).size == PixelSize(width: 12, height: 7))
+        let webp = try Fixtures.encode(Image(pixels: Fixtures.pixels(33, 17)), .webp)
+        let header = try SourceHeader(webp)
+        #expect(header.format == .webp && header.size == PixelSize(width: 33, height: 17))
+        #expect(throws: ProxyError.self) { try SourceHeader(Data("hello".utf8)) }
+    }
+
+    @Test func resultKeysIgnoreTheSignatureAndNormaliseAliases() throws {
+        var a = ProcessingOptions(), b = ProcessingOptions()
+        try OptionsParser().apply(["rs:fit:100:100", "q:80"], to: &a)
+        try OptionsParser().apply(["w:100", "h:100"], to: &b)
+        let format = FormatChoice(format: nil, dependsOnAccept: true)
+        #expect(ResultKey.make(source: "s", options: a, format: format, defaultQuality: 80)
+            == ResultKey.make(source: "s", options: b, format: format, defaultQuality: 80))
+        #expect(ResultKey.make(source: "s", options: a, format: FormatChoice(format: .webp, dependsOnAccept: true),
+                               defaultQuality: 80) != ResultKey.make(source: "s", options: a, format: format,
+                                                                    defaultQuality: 80))
+    }
+
+    @Test func byteLRUEvictsTheLeastRecentlyUsed() {
+        var lru = ByteLRU<Int>(limit: 10)
+        lru.set(1, forKey: "a", cost: 4)
+        lru.set(2, forKey: "b", cost: 4)
+        _ = lru.value(forKey: "a")
+        lru.set(3, forKey: "c", cost: 4)
+        #expect(lru.value(forKey: "b") == nil)
+        #expect(lru.value(forKey: "a") == 1 && lru.value(forKey: "c") == 3)
+        lru.set(4, forKey: "huge", cost: 11)
+        #expect(lru.value(forKey: "huge") == nil && lru.totalCost == 8)
+    }
+}

@@ -1,0 +1,129 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+import TestSupport
+import WebImage
+@testable import WebImageServer
+
+/// A proxy served in-process on 127.0.0.1 (port 0) in front of a loopback origin, and a client for it.
+final class ProxyHarness: Sendable {
+    static let keyPair = URLSigner.KeyPair(keyHex: "736563726574", saltHex: "68656C6C6F")!
+
+    let origin: TestHTTPServer
+    let proxy: ImageProxy
+    let server: ImageProxyServer
+    let port: Int
+    let client: HTTPClient
+    private let running: Task<Void, any Error>
+
+    private init(origin: TestHTTPServer, proxy: ImageProxy, server: ImageProxyServer, port: Int,
+                 running: Task<Void, any Error>) {
+        self.origin = origin
+        self.proxy = proxy
+        self.server = server
+        self.port = port
+        self.running = running
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 128
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// The default test configuration: signed with the imgproxy example key, loopback sources allowed.
+    static func configuration(_ adjust: (inout ImageProxyConfiguration) -> Void = { _ in }) -> ImageProxyConfiguration {
+        var configuration = ImageProxyConfiguration(keyPairs: [keyPair],
+                                                    sourcePolicy: SourcePolicy(allowsPrivateAddresses: true),
+                                                    workers: 2)
+        adjust(&configuration)
+        return configuration
+    }
+
+    /// Runs `body` with a started harness and always tears it down.
+    static func with(_ configuration: ImageProxyConfiguration = configuration(),
+                     resolver: any HostResolving = SystemHostResolver(),
+                     _ body: (ProxyHarness) async throws -> Void) async throws {
+        let harness = try await start(configuration, resolver: resolver)
+        do {
+            try await body(harness)
+        } catch {
+            await harness.stop()
+            throw error
+        }
+        await harness.stop()
+    }
+
+    static func start(_ configuration: ImageProxyConfiguration,
+                      resolver: any HostResolving = SystemHostResolver()) async throws -> ProxyHarness {
+        let origin = try await TestHTTPServer.start()
+        let proxy = ImageProxy(configuration: configuration, resolver: resolver)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let server = ImageProxyServer(proxy: proxy, host: "127.0.0.1", port: 0, drainTimeout: .seconds(10),
+                                      signals: []) { _, port in continuation.yield(port) }
+        let running = Task { try await server.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CancellationError() }
+        return ProxyHarness(origin: origin, proxy: proxy, server: server, port: port, running: running)
+    }
+
+    func stop() async {
+        await server.triggerGracefulShutdown()
+        _ = await running.result
+        try? await client.shutdown()
+        try? await origin.shutdown()
+    }
+
+    /// Waits for the server task to end (after a graceful shutdown was triggered).
+    func waitUntilStopped() async {
+        _ = await running.result
+    }
+
+    // MARK: - URLs
+
+    /// `/<signature>/<options>/plain/<percent-encoded origin URL>[@ext]`, signed with the test key.
+    func signedPath(_ options: String, source path: String, ext: String? = nil) -> String {
+        URLSigner(keyPairs: [Self.keyPair]).sign(Self.plainPart(options, source: origin.url(path).absoluteString, ext: ext))
+    }
+
+    static func plainPart(_ options: String, source: String, ext: String? = nil) -> String {
+        let encoded = source.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? source
+        let prefix = options.isEmpty ? "" : "/" + options
+        return prefix + "/plain/" + encoded + (ext.map { "@" + $0 } ?? "")
+    }
+
+    // MARK: - Requests
+
+    struct Answer: Sendable {
+        var status: Int
+        var headers: [(name: String, value: String)]
+        var body: Data
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+
+        func image() throws -> Image { try CodersManager.shared.decode(body, options: ImageDecodeOptions()) }
+    }
+
+    func get(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [],
+             timeout: TimeAmount = .seconds(30)) async throws -> Answer {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: timeout)
+        let body = try await response.body.collect(upTo: 100 << 20)
+        return Answer(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+                      body: Data(body.readableBytesView))
+    }
+
+    /// Registers `data` at `path` on the origin.
+    func serve(_ path: String, _ data: Data, contentType: String = "image/jpeg", delay: Duration = .zero,
+               behavior: TestResponse.Behavior = .normal) {
+        origin.route(path, TestResponse(headers: [("Content-Type", contentType)], body: data, behavior: behavior,
+                                        delay: delay))
+    }
+}
