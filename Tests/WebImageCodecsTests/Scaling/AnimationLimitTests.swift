@@ -15,33 +15,22 @@ import WebImage
         ("webp", WebPCoder(), AnimationBombs.webp(width: 100, height: 100, frames: 10)),
     ]
 
-    private func reason(_ body: () throws -> Void) -> BadImageDataReason? {
-        do {
-            try body()
-            return nil
-        } catch WebImageError.badImageData(let reason) {
-            return reason
-        } catch {
-            return nil
-        }
-    }
-
     @Test func overThePixelLimitIsRefusedEverywhere() {
         let limited = ImageDecodeOptions(maxAnimationPixelCount: 99_999)
         let expected = BadImageDataReason.animationTooLarge(frameCount: 10, pixelCount: 100_000, limit: 99_999)
         for (name, coder, data) in Self.formats {
-            #expect(reason { _ = try coder.decode(data, options: limited) } == expected, "\(name)")
-            #expect(reason { _ = try coder.makeAnimatedDecoder(data, options: limited) } == expected, "\(name)")
-            #expect(reason { _ = try AnimatedImage(data: data, options: limited) } == expected, "\(name)")
-            #expect(reason { _ = try CodersManager.shared.decode(data, options: limited) } == expected, "\(name)")
+            #expect(GIFTestSupport.badDataReason { _ = try coder.decode(data, options: limited) } == expected, "\(name)")
+            #expect(GIFTestSupport.badDataReason { _ = try coder.makeAnimatedDecoder(data, options: limited) } == expected, "\(name)")
+            #expect(GIFTestSupport.badDataReason { _ = try AnimatedImage(data: data, options: limited) } == expected, "\(name)")
+            #expect(GIFTestSupport.badDataReason { _ = try CodersManager.shared.decode(data, options: limited) } == expected, "\(name)")
         }
     }
 
     @Test func overTheFrameLimitIsRefusedEverywhere() {
         let limited = ImageDecodeOptions(maxFrameCount: 9)
         for (name, coder, data) in Self.formats {
-            #expect(reason { _ = try coder.decode(data, options: limited) } == .tooManyFrames(limit: 9), "\(name)")
-            #expect(reason { _ = try coder.makeAnimatedDecoder(data, options: limited) } == .tooManyFrames(limit: 9), "\(name)")
+            #expect(GIFTestSupport.badDataReason { _ = try coder.decode(data, options: limited) } == .tooManyFrames(limit: 9), "\(name)")
+            #expect(GIFTestSupport.badDataReason { _ = try coder.makeAnimatedDecoder(data, options: limited) } == .tooManyFrames(limit: 9), "\(name)")
         }
     }
 
@@ -61,10 +50,10 @@ import WebImage
         let data = AnimationBombs.gif(width: 100, height: 100, frames: 10)
         let limited = ImageDecodeOptions(maxAnimationPixelCount: 50_000)
         let decoder = GIFCoder().makeProgressiveDecoder(options: limited)
-        #expect(reason { _ = try decoder.decode(data, isFinished: false) }
+        #expect(GIFTestSupport.badDataReason { _ = try decoder.decode(data, isFinished: false) }
             == .animationTooLarge(frameCount: 6, pixelCount: 60_000, limit: 50_000))
         #expect(try decoder.decode(data.prefix(data.count / 2), isFinished: false) == nil)
-        #expect(reason { _ = try decoder.decode(data, isFinished: true) }
+        #expect(GIFTestSupport.badDataReason { _ = try decoder.decode(data, isFinished: true) }
             == .animationTooLarge(frameCount: 10, pixelCount: 100_000, limit: 50_000))
     }
 
@@ -72,7 +61,7 @@ import WebImage
     @Test func aMillionFramesStopAtTheFrameLimit() {
         let data = AnimationBombs.gif(width: 2, height: 2, frames: 1_000_000)
         let start = ContinuousClock.now
-        #expect(reason { _ = try GIFCoder().decode(data, options: .init()) } == .tooManyFrames(limit: 1_000))
+        #expect(GIFTestSupport.badDataReason { _ = try GIFCoder().decode(data, options: .init()) } == .tooManyFrames(limit: 1_000))
         #expect(ContinuousClock.now - start < .seconds(2))
     }
 
