@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Hummingbird's header types (already in its graph), with the traits Hummingbird asks for.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0", traits: []),
@@ -69,6 +70,7 @@ let package = Package(
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                               .product(name: "Prometheus", package: "swift-prometheus"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOPosix", package: "swift-nio"),
@@ -79,6 +81,8 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Hummingbird", package: "hummingbird"),
+                                         .product(name: "Metrics", package: "swift-metrics"),
+                                         .product(name: "Prometheus", package: "swift-prometheus"),
                                          .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],),
 
         .executableTarget(name: "webimage-benchmarks",

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Metrics
+import Prometheus
 import WebImage
 import WebImageServer
 
@@ -22,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     var bind: String?
 
     @Option(name: .customLong("metrics-bind"), parsing: .unconditional,
-            help: ArgumentHelp("Address of the metrics listener (accepted; metrics are not served yet).",
+            help: ArgumentHelp("Serve Prometheus metrics at http://HOST:PORT/metrics. Default: none.",
                                valueName: "HOST:PORT"))
     var metricsBind: String?
 
@@ -80,9 +82,15 @@ struct ServeCommand: AsyncParsableCommand {
             Console.error(CLIFailure(subject: "serve", error: error).description)
             throw ExitCode.failure
         }
+        // Bootstrapped before the proxy exists, so every component's default factory is Prometheus'.
+        let registry = settings.metrics.map { _ in PrometheusCollectorRegistry() }
+        if let registry { MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry)) }
         let proxy = ImageProxy(configuration: settings.configuration)
         let server = ImageProxyServer(proxy: proxy, host: settings.host, port: settings.port,
-                                      drainTimeout: settings.drainTimeout) { host, port in
+                                      drainTimeout: settings.drainTimeout,
+                                      metrics: registry.flatMap { registry in
+                                          settings.metrics.map { (registry, $0.host, $0.port) }
+                                      }) { host, port in
             let shown = host.contains(":") ? "[\(host)]" : host
             FileHandle.standardOutput.write(Data("listening on http://\(shown):\(port)\n".utf8))
         }
@@ -99,8 +107,8 @@ struct ServeCommand: AsyncParsableCommand {
         let source = ServeSettings.Source(environment: environment)
         let (host, port) = try ServeSettings.address(source.text(bind, "WEBIMAGE_BIND") ?? "127.0.0.1:8080",
                                                      option: "--bind")
-        if let metrics = source.text(metricsBind, "WEBIMAGE_METRICS_BIND") {
-            _ = try ServeSettings.address(metrics, option: "--metrics-bind")
+        let metrics = try source.text(metricsBind, "WEBIMAGE_METRICS_BIND").map {
+            try ServeSettings.address($0, option: "--metrics-bind")
         }
         let pairs = try ServeSettings.keyPairs(keys: source.list(key, "WEBIMAGE_KEY"),
                                                salts: source.list(salt, "WEBIMAGE_SALT"))
@@ -129,6 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                        option: "--max-src-bytes", default: 50_000_000),
             maxSourcePixels: megapixels * 1_000_000, workers: workerCount, queueSize: queueSize,
             negotiatesFormat: !source.flag(noNegotiation, "WEBIMAGE_NO_NEGOTIATION"))
-        return ServeSettings(host: host, port: port, configuration: configuration, drainTimeout: .seconds(drain))
+        return ServeSettings(host: host, port: port, configuration: configuration, drainTimeout: .seconds(drain),
+                             metrics: metrics)
     }
 }

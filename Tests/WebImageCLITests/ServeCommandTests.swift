@@ -81,6 +81,54 @@ import Testing
         #expect(extra.isEmpty && rest.isEmpty)
     }
 
+    /// `--metrics-bind` serves the registry in Prometheus' text format, with the requests Hummingbird counted
+    /// and the pipeline's own metrics (bootstrapped before the proxy was made).
+    @Test func servesPrometheusMetricsOnTheMetricsListener() async throws {
+        let dir = try TemporaryDirectory()
+        let metricsPort = try Self.freePort()
+        let process = Process()
+        process.executableURL = try CLIRunner.executable()
+        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--cache-dir", dir.path("cache"),
+                             "--metrics-bind", "127.0.0.1:\(metricsPort)"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let (line, _) = await Self.firstLine(of: out.fileHandleForReading)
+        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        let health = try #require(URL(string: "http://127.0.0.1:\(port)/health"))
+        _ = try await URLSession.shared.data(from: health)
+        let metricsURL = try #require(URL(string: "http://127.0.0.1:\(metricsPort)/metrics"))
+        var text = ""
+        let healthCount = "hb_requests{http_route=\"/health\",http_request_method=\"GET\",http_response_status_code=\"200\"} 1"
+        for _ in 0..<50 where !text.contains(healthCount) {
+            if let (body, _) = try? await URLSession.shared.data(from: metricsURL) { text = String(decoding: body, as: UTF8.self) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(text.contains(healthCount))
+        #expect(text.contains("# TYPE swiftwebimage_downloads_started_total counter"))
+        #expect(text.contains("swiftwebimage_cache_evictions_total{tier=\"disk\",reason=\"limit\"} 0"))
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    /// A loopback port nothing listens on right now.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw CocoaError(.fileWriteUnknown) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     /// The first line written to `handle` and whatever came after it in the same reads; reads on a dispatch
     /// thread, not the cooperative pool.
     static func firstLine(of handle: FileHandle) async -> (String, Data) {

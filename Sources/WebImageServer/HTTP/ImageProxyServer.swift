@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import Prometheus
 import ServiceLifecycle
 import UnixSignals
 
@@ -14,11 +15,18 @@ public final class ImageProxyServer: Sendable {
     /// port once connections are accepted. `signals` start the graceful shutdown (default SIGTERM and SIGINT);
     /// `drainTimeout` bounds it (default 20 s), after which remaining requests are cancelled. A connection
     /// idle for `idleTimeout` (no request under way) is closed (default 30 s).
+    ///
+    /// With `metrics`, requests are counted and timed by Hummingbird's `MetricsMiddleware` and the registry is
+    /// served in Prometheus' text format at `GET /metrics` on its own listener (bootstrap swift-metrics with a
+    /// `PrometheusMetricsFactory` over the same registry before making the proxy, so the pipeline's metrics
+    /// land there too).
     public init(proxy: ImageProxy, host: String, port: Int, drainTimeout: Duration = .seconds(20),
                 idleTimeout: Duration = .seconds(30), signals: [UnixSignal] = [.sigterm, .sigint],
+                metrics: (registry: PrometheusCollectorRegistry, host: String, port: Int)? = nil,
                 onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in }) {
         self.proxy = proxy
         let router = Router(context: ImageProxyRequestContext.self)
+        if metrics != nil { router.add(middleware: MetricsMiddleware()) }
         proxy.addRoutes(to: router)
         let idle = TimeAmount.nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000
                                           + idleTimeout.components.attoseconds / 1_000_000_000)
@@ -26,10 +34,14 @@ public final class ImageProxyServer: Sendable {
                                       configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
                                       onServerRunning: { channel in onListening(host, channel.localAddress?.port ?? port) })
         application.logger.logLevel = .warning
-        var configuration = ServiceGroupConfiguration(
-            services: [ServiceGroupConfiguration.ServiceConfiguration(service: application),
-                       ServiceGroupConfiguration.ServiceConfiguration(service: DrainNotice(proxy: proxy))],
-            gracefulShutdownSignals: signals, logger: application.logger)
+        var services = [ServiceGroupConfiguration.ServiceConfiguration(service: application),
+                        ServiceGroupConfiguration.ServiceConfiguration(service: DrainNotice(proxy: proxy))]
+        if let metrics {
+            services.append(.init(service: MetricsEndpoint.application(registry: metrics.registry, host: metrics.host,
+                                                                       port: metrics.port)))
+        }
+        var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: signals,
+                                                      logger: application.logger)
         configuration.maximumGracefulShutdownDuration = drainTimeout
         group = ServiceGroup(configuration: configuration)
     }

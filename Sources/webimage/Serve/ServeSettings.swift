@@ -9,6 +9,8 @@ struct ServeSettings {
     var port: Int
     var configuration: ImageProxyConfiguration
     var drainTimeout: Duration
+    /// Where Prometheus metrics are served (`--metrics-bind`); nil: no metrics listener.
+    var metrics: (host: String, port: Int)?
 
     /// Reads a value given as a flag or, without one, from `environment[variable]`.
     struct Source {
