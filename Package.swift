@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Warnings are errors in our own builds through `-Xswiftc -warnings-as-errors` in the Makefile and CI, not
-// here: SwiftPM refuses `unsafeFlags` in a package depended on by version.
+// here: SwiftPM refuses unsafe build settings in a package depended on by version.
 
 let package = Package(
     name: "SwiftWebImage",

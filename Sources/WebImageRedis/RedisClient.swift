@@ -107,16 +107,15 @@ public final class RedisClient: RedisCommanding {
 
     /// The next slot's connection, connecting when it has none.
     private func connection() -> (Int, EventLoopFuture<any Channel>) {
-        let (index, existing, fresh) = state.withLock { state -> (Int, EventLoopFuture<any Channel>?, EventLoopFuture<any Channel>?) in
+        let (index, future, isNew) = state.withLock { state -> (Int, EventLoopFuture<any Channel>, Bool) in
             let index = state.next % state.slots.count
             state.next &+= 1
-            if let existing = state.slots[index] { return (index, existing, nil) }
+            if let existing = state.slots[index] { return (index, existing, false) }
             let future = connect()
             state.slots[index] = future
-            return (index, nil, future)
+            return (index, future, true)
         }
-        if let existing { return (index, existing) }
-        let future = fresh!
+        guard isNew else { return (index, future) }
         // Registered outside the lock: a callback that runs at once must be able to take it.
         future.whenComplete { [weak self] result in
             switch result {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WebImage
 
 /// The shared cache tier: encoded image bytes (originals and processed results, never decoded pixels) in one
@@ -165,14 +166,16 @@ public final class RedisImageCache: ImageCaching {
     /// Runs `work` in a task; the token's cancel answers `cancelled` at once and cancels the task.
     private func run<T: Sendable>(cancelled: T, _ completion: (@Sendable (T) -> Void)?,
                                   _ work: @escaping @Sendable () async -> T) -> CacheToken {
-        let task = Task { await work() }
+        let task = Mutex<Task<Void, Never>?>(nil)
         let token = CacheToken {
-            task.cancel()
+            task.withLock { $0?.cancel() }
             completion?(cancelled)
         }
-        Task {
-            let value = await task.value
-            if token.complete() { completion?(value) }
+        task.withLock { running in
+            running = Task {
+                let value = await work()
+                if token.complete() { completion?(value) }
+            }
         }
         return token
     }

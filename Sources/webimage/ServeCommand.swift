@@ -82,15 +82,16 @@ struct ServeCommand: AsyncParsableCommand {
             Console.error(CLIFailure(subject: "serve", error: error).description)
             throw ExitCode.failure
         }
-        // Bootstrapped before the proxy exists, so every component's default factory is Prometheus'.
-        let registry = settings.metrics.map { _ in PrometheusCollectorRegistry() }
-        if let registry { MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry)) }
+        var metrics: (registry: PrometheusCollectorRegistry, host: String, port: Int)?
+        if let address = settings.metrics {
+            // Bootstrapped before the proxy exists, so every component's default factory is Prometheus'.
+            let registry = PrometheusCollectorRegistry()
+            MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+            metrics = (registry, address.host, address.port)
+        }
         let proxy = ImageProxy(configuration: settings.configuration)
         let server = ImageProxyServer(proxy: proxy, host: settings.host, port: settings.port,
-                                      drainTimeout: settings.drainTimeout,
-                                      metrics: registry.flatMap { registry in
-                                          settings.metrics.map { (registry, $0.host, $0.port) }
-                                      }) { host, port in
+                                      drainTimeout: settings.drainTimeout, metrics: metrics) { host, port in
             let shown = host.contains(":") ? "[\(host)]" : host
             FileHandle.standardOutput.write(Data("listening on http://\(shown):\(port)\n".utf8))
         }

@@ -40,16 +40,16 @@ final class ToneCoder: ImageCoding {
         let downloader = ImageDownloader(coders: coders)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tone-\(UUID().uuidString)")
         let cache = ImageCache(namespace: "tone", directory: directory, coders: coders)
+        var failure: (any Error)?
         do {
             try await body(ImageManager(cache: cache, loader: downloader), server.url("/tone"), server)
         } catch {
-            try await downloader.shutdown()
-            try await server.shutdown()
-            throw error
+            failure = error
         }
         try await downloader.shutdown()
         try await server.shutdown()
         try? FileManager.default.removeItem(at: directory)
+        if let failure { throw failure }
     }
 
     static func context(tone: Double) -> WebImageContext {

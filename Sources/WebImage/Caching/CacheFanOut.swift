@@ -17,7 +17,7 @@ struct CacheFanOut<T: Sendable>: Sendable {
     var merge: @Sendable (T, T) -> T
 
     /// The rank of a memory hit.
-    static var decisiveRank: Int { 2 }
+    static var decisiveRank: Int { ImageCacheType.memory.hitRank }
 
     typealias Start = @Sendable (any ImageCaching, @escaping @Sendable (T) -> Void) -> CacheToken
 
