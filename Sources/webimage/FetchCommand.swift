@@ -8,14 +8,18 @@ struct FetchCommand: AsyncParsableCommand {
         commandName: "fetch",
         abstract: "Load images through the cache and downloader, optionally writing them to a directory.",
         discussion: """
-            Every URL goes through one ImageManager: duplicates share one download and the disk cache in \
-            --cache-dir persists between runs. --json prints one object per URL, in input order, with url, ok, \
+            URLs come from the arguments and from --from FILE (one per line; '-' reads stdin; blank lines and \
+            lines starting with # are ignored; use it for long lists). Every URL goes through one ImageManager: \
+            duplicates share one download and the disk cache in --cache-dir persists between runs. --json prints one object per URL, in input order, with url, ok, \
             cacheType (none|memory|disk), width, height, frameCount, format, bytes, file, millis and, on failure, \
             error {code, message}. Exits 1 if any URL failed.
             """)
 
+    @Option(help: ArgumentHelp("Read URLs from this file, one per line ('-': stdin).", valueName: "FILE"))
+    var from: String?
+
     @Argument(help: ArgumentHelp("Image URLs (http, https or file).", valueName: "URL"))
-    var urls: [String]
+    var urls: [String] = []
 
     @Option(name: [.customShort("o"), .customLong("output")],
             help: ArgumentHelp("Write each image into this directory.", valueName: "DIR"))
@@ -56,13 +60,16 @@ struct FetchCommand: AsyncParsableCommand {
     func run() async throws {
         logging.bootstrap()
         let request: FetchRequest
+        let all: [String]
         do {
+            all = urls + (try from.map(URLList.read) ?? [])
+            guard !all.isEmpty else { throw CLIFailure(subject: "fetch", reason: "no URLs: give URL arguments or --from FILE") }
             request = try makeRequest()
         } catch {
             Console.error(CLIFailure(subject: "fetch", error: error).description)
             throw ExitCode.failure
         }
-        let records = await FetchRun(request: request, urls: urls).run()
+        let records = await FetchRun(request: request, urls: all).run()
         let failed = records.filter { !$0.ok }.count
         if !json {
             print("\(records.count - failed) ok, \(failed) failed")

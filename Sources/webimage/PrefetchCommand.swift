@@ -35,7 +35,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         let configuration: ImageDownloader.Configuration
         let cache: ImageCache
         do {
-            all = urls + (try from.map(Self.readList) ?? [])
+            all = urls + (try from.map(URLList.read) ?? [])
             configuration = try network.downloaderConfiguration()
             cache = try location.openImageCache()
         } catch {
@@ -80,15 +80,6 @@ struct PrefetchCommand: AsyncParsableCommand {
         try? await downloader.shutdown()
         let totalSkipped = skipped + all.count - valid.count
         return Summary(total: all.count, prefetched: all.count - totalSkipped, skipped: totalSkipped)
-    }
-
-    /// The non-empty, non-comment lines of `path` (`-`: stdin), read up to ``FileIO/defaultInputLimit``.
-    static func readList(_ path: String) throws -> [String] {
-        let data = path == "-" ? try FileIO.readStandardInput(limit: FileIO.defaultInputLimit)
-                               : try FileIO.read(path, limit: FileIO.defaultInputLimit)
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 }
 

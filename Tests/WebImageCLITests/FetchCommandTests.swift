@@ -76,6 +76,40 @@ import WebImage
         try await server.shutdown()
     }
 
+    @Test func urlsFromAFileAreLoadedInOrderAWindowAtATime() async throws {
+        let server = try await TestHTTPServer.start()
+        for index in 0..<150 { server.route("/\(index).png", TestResponse(body: Self.png)) }
+        let dir = try TemporaryDirectory()
+        let list = dir.path("urls.txt")
+        // 300 lines, more than the window of loads in flight: every image twice, far apart.
+        let listed = (0..<300).map { server.url("/\($0 % 150).png").absoluteString }
+        try Data(("# images\n\n" + listed.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: list))
+        let first = server.url("/0.png").absoluteString
+
+        let result = try await CLIRunner.run(["fetch", first, "--from", list, "--cache-dir", dir.path("c"), "--json"],
+                                             timeout: 120)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let records = try lines(result)
+        #expect(records.map { $0["url"] as? String } == [first] + listed)
+        #expect(records.allSatisfy { $0["ok"] as? Bool == true })
+        #expect((0..<150).map { server.requestCount(for: "/\($0).png") } == Array(repeating: 1, count: 150))
+        try await server.shutdown()
+    }
+
+    @Test func fetchWithoutURLsFailsWithOneLine() async throws {
+        let dir = try TemporaryDirectory()
+        let empty = dir.path("empty.txt")
+        try Data("# nothing here\n".utf8).write(to: URL(fileURLWithPath: empty))
+        for arguments in [["fetch"], ["fetch", "--from", empty], ["fetch", "--from", dir.path("missing.txt")]] {
+            let result = try await CLIRunner.run(arguments + ["--cache-dir", dir.path("c")])
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.split(separator: "\n").count == 1, "stderr: \(result.stderr)")
+        }
+        let none = try await CLIRunner.run(["fetch", "--cache-dir", dir.path("c")])
+        #expect(none.stderr == "webimage: fetch: no URLs: give URL arguments or --from FILE\n")
+    }
+
     @Test func prefetchThenFetchFromCacheOnlyOffline() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/a.png", TestResponse(body: Self.png))

@@ -81,9 +81,14 @@ import Testing
         try await withHarness { h async throws in
             let context = WebImageContext(customManager: h.manager)
             var urls: [URL] = []
+            // Every image but the last is held until all 50 loads have started: a loaded machine could
+            // otherwise finish one before the next reuse, and showing it then is right.
+            let earlierImages = TestGate()
             for i in 0..<50 {
-                h.server.route("/r\(i).png", TestResponse(body: try pngData(width: i + 1, height: 2, rgba: [1, 2, 3, 255]),
-                                                         delay: .milliseconds(i % 5)))
+                var response = TestResponse(body: try pngData(width: i + 1, height: 2, rgba: [1, 2, 3, 255]),
+                                            delay: .milliseconds(i % 5))
+                if i < 49 { response.gate = earlierImages }
+                h.server.route("/r\(i).png", response)
                 urls.append(h.server.url("/r\(i).png"))
             }
             let target = Target()
@@ -93,6 +98,7 @@ import Testing
                     completions.append(error?.code)
                 })
             }
+            earlierImages.open()
             #expect(await eventually { completions.count == 50 })
             let shownImages = target.images.compactMap { $0 }
             #expect(shownImages.count == 1)

@@ -8,6 +8,12 @@ struct DiskQuery: Hashable, Sendable {
     var writesBackToMemory: Bool
 }
 
+/// A disk entry read for a query, decoded off the I/O queue.
+struct DiskEntry: Sendable {
+    var data: Data
+    var extendedData: Data?
+}
+
 /// A caller waiting on a shared disk query.
 struct DiskQueryWaiter: Sendable {
     var token: CacheToken
@@ -50,7 +56,7 @@ extension ImageCache {
                               writesBackToMemory: context.storeCacheType.includesMemory
                                   && configuration.shouldCacheImagesInMemory)
         if options.contains(.queryDiskDataSync) {
-            return answerNow(countDisk(io.sync { lookUpOnDisk(query) }), completion)
+            return answerNow(countDisk(lookUpOnDisk(query)), completion)
         }
         let token = CacheToken { completion(.miss) }
         let isFirst = inflight.withLock { inflight -> Bool in
@@ -88,11 +94,30 @@ extension ImageCache {
         }
     }
 
-    /// Reads and decodes once for every waiter still interested; skipped when all of them cancelled.
+    /// Reads once for every waiter still interested (skipped when all of them cancelled), then decodes on the
+    /// concurrent decode queue so disk hits decode on every core while reads keep their order on the I/O queue.
     private func runSharedDiskQuery(_ query: DiskQuery) {
         let anyoneWaiting = inflight.withLock { $0[query]?.contains { !$0.token.isFinished } ?? false }
-        var result = ImageCacheQueryResult.miss
-        if anyoneWaiting { result = lookUpOnDisk(query) }
+        guard anyoneWaiting else { return finishSharedDiskQuery(query, .miss) }
+        // Waiting here holds the I/O queue back, so reads never run ahead of decodes with bytes in memory.
+        decodeSlots.wait()
+        guard let entry = readFromDisk(query) else {
+            decodeSlots.signal()
+            return finishSharedDiskQuery(query, .miss)
+        }
+        decoding.async {
+            let decoded = self.decode(entry, query)
+            self.decodeSlots.signal()
+            let (result, corrupt) = self.answer(for: decoded, query)
+            guard let corrupt else { return self.finishSharedDiskQuery(query, result) }
+            self.io.submit {
+                self.removeCorruptEntry(entry, query, corrupt)
+                self.finishSharedDiskQuery(query, result)
+            }
+        }
+    }
+
+    private func finishSharedDiskQuery(_ query: DiskQuery, _ result: ImageCacheQueryResult) {
         let waiters = inflight.withLock { $0.removeValue(forKey: query) ?? [] }
         for waiter in waiters where waiter.token.complete() { waiter.completion(countDisk(result)) }
     }
@@ -103,32 +128,59 @@ extension ImageCache {
         return result
     }
 
-    /// Reads, decodes and writes back one disk entry; deletes entries that are not images.
+    /// Reads and decodes one disk entry on the caller's thread (the read itself in order on the I/O queue).
     func lookUpOnDisk(_ query: DiskQuery) -> ImageCacheQueryResult {
-        let logger = instruments.logger
+        guard let entry = io.sync({ readFromDisk(query) }) else { return .miss }
+        let (result, corrupt) = answer(for: decode(entry, query), query)
+        if let corrupt { io.sync { removeCorruptEntry(entry, query, corrupt) } }
+        return result
+    }
+
+    /// A disk entry's bytes and extended data, read on the I/O queue.
+    private func readFromDisk(_ query: DiskQuery) -> DiskEntry? {
         guard let data = diskCache.data(forKey: query.key) else {
-            logger.debug("disk cache miss", metadata: ["key": "\(query.key)"])
-            return .miss
+            instruments.logger.debug("disk cache miss", metadata: ["key": "\(query.key)"])
+            return nil
         }
-        do {
-            var image = try instruments.coding.timeDecode { try coders.decode(data, options: query.decodeOptions) }
-            if let extended = diskCache.extendedData(forKey: query.key) { image = image.with(extendedData: extended) }
+        return DiskEntry(data: data, extendedData: diskCache.extendedData(forKey: query.key))
+    }
+
+    /// Decodes a disk entry and writes it back to memory.
+    private func decode(_ entry: DiskEntry, _ query: DiskQuery) -> Result<ImageCacheQueryResult, any Error> {
+        Result {
+            var image = try instruments.coding.timeDecode { try coders.decode(entry.data, options: query.decodeOptions) }
+            if let extended = entry.extendedData { image = image.with(extendedData: extended) }
             if query.writesBackToMemory { memoryCache.setImage(image, forKey: query.key) }
-            logger.debug("disk cache hit", metadata: ["key": "\(query.key)", "bytes": "\(data.count)",
-                                                      "format": "\(image.format.rawValue)"])
-            return ImageCacheQueryResult(image: image, data: data, cacheType: .disk)
-        } catch {
-            let failure = error as? WebImageError ?? .badImageData(.corrupt(String(describing: error)))
-            if Self.isCorruptEntry(error) {
-                diskCache.removeData(forKey: query.key)
-                logger.warning("removed a disk cache entry that does not decode",
-                               metadata: ["key": "\(query.key)", "code": "\(failure.code)", "error": "\(failure)"])
-            } else {
-                logger.debug("disk cache entry not decodable with these options",
-                             metadata: ["key": "\(query.key)", "code": "\(failure.code)", "error": "\(failure)"])
-            }
-            return .miss
+            instruments.logger.debug("disk cache hit", metadata: ["key": "\(query.key)", "bytes": "\(entry.data.count)",
+                                                                  "format": "\(image.format.rawValue)"])
+            return ImageCacheQueryResult(image: image, data: entry.data, cacheType: .disk)
         }
+    }
+
+    /// A decode's answer, and the failure when the entry is not an image and must be deleted before the miss
+    /// is answered (so the miss never outlives the bad entry).
+    private func answer(for decoded: Result<ImageCacheQueryResult, any Error>,
+                        _ query: DiskQuery) -> (ImageCacheQueryResult, corrupt: WebImageError?) {
+        let error: any Error
+        switch decoded {
+        case .success(let result): return (result, nil)
+        case .failure(let failure): error = failure
+        }
+        let failure = error as? WebImageError ?? .badImageData(.corrupt(String(describing: error)))
+        guard Self.isCorruptEntry(error) else {
+            instruments.logger.debug("disk cache entry not decodable with these options",
+                                     metadata: ["key": "\(query.key)", "code": "\(failure.code)", "error": "\(failure)"])
+            return (.miss, nil)
+        }
+        return (.miss, failure)
+    }
+
+    /// Deletes a corrupt entry, on the I/O queue, unless a store has replaced it since it was read.
+    private func removeCorruptEntry(_ entry: DiskEntry, _ query: DiskQuery, _ failure: WebImageError) {
+        guard diskCache.data(forKey: query.key) == entry.data else { return }
+        diskCache.removeData(forKey: query.key)
+        instruments.logger.warning("removed a disk cache entry that does not decode",
+                                   metadata: ["key": "\(query.key)", "code": "\(failure.code)", "error": "\(failure)"])
     }
 
     /// Whether a decode failure means the stored bytes are bad (rather than undecodable here and now).

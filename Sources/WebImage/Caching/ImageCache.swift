@@ -5,10 +5,11 @@ import Synchronization
 /// The image cache: a memory LRU of decoded images over a crash-safe disk cache of their bytes, with the
 /// coders in between (SDWebImage's `SDImageCache`).
 ///
-/// Memory is read and written synchronously; disk reads, writes, encoding and decoding of disk hits run on
-/// the cache's own serial I/O queue, in submission order, never on Swift's cooperative pool. Every operation
-/// has a callback form returning a ``CacheToken`` and an `async` form. Callback completions run on the
-/// caller's thread when the answer is immediate (memory hits, nil keys), else on the I/O queue: keep them short.
+/// Memory is read and written synchronously; disk reads, writes and encoding run on the cache's own serial I/O
+/// queue, in submission order, and disk hits decode on a concurrent queue, never on Swift's cooperative pool.
+/// Every operation has a callback form returning a ``CacheToken`` and an `async` form. Callback completions
+/// run on the caller's thread when the answer is immediate (memory hits, nil keys), else on the I/O or decode
+/// queue: keep them short.
 ///
 /// ```swift
 /// let cache = ImageCache(namespace: "avatars")
@@ -28,6 +29,10 @@ public final class ImageCache: ImageCaching {
     /// Decodes disk hits and encodes images stored without their bytes.
     public let coders: CodersManager
     let io: CacheIOExecutor
+    /// Where disk hits decode: concurrent, so they use every core (the read before each stays on `io`).
+    let decoding: DispatchQueue
+    /// Disk hits read but not yet decoded, at most two per core.
+    let decodeSlots = DispatchSemaphore(value: 2 * max(1, ProcessInfo.processInfo.activeProcessorCount))
     /// Disk queries in flight, so concurrent queries of one entry read and decode it once.
     let inflight = Mutex<[DiskQuery: [DiskQueryWaiter]]>([:])
     /// The logger and metrics of ``Configuration/logger`` and ``Configuration/metricsFactory``.
@@ -46,6 +51,8 @@ public final class ImageCache: ImageCaching {
         let base = directory ?? DiskCache.defaultBaseDirectory
         diskCache = DiskCache(directory: base.appendingPathComponent(namespace), configuration: configuration.disk)
         io = CacheIOExecutor(label: "SwiftWebImage.ImageCache.\(namespace)")
+        decoding = DispatchQueue(label: "SwiftWebImage.ImageCache.\(namespace).decode", qos: .utility,
+                                 attributes: .concurrent)
         var timer: (any DispatchSourceTimer)?
         if let interval = configuration.expirationInterval, interval > 0 {
             let disk = diskCache

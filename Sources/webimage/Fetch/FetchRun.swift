@@ -11,14 +11,18 @@ struct FetchRequest {
     var json: Bool
 }
 
-/// One `fetch` batch: every URL loaded at once through one manager, results printed in input order.
+/// One `fetch` batch: every URL loaded through one manager, results printed in input order.
 ///
-/// All loads start together so duplicates coalesce in the downloader (which also caps the concurrency);
-/// each result is printed as soon as it and every earlier one are in, so the output order is the input
-/// order. Files are written from this task, one at a time, so a URL given twice is written once.
+/// Loads start in input order, a window of them at a time, so nearby duplicates coalesce in the downloader
+/// (which also caps the concurrency) while a long list's results waiting to be printed stay bounded; each
+/// result is printed as soon as it and every earlier one are in. Files are written from this task, one at a
+/// time, so a URL given twice is written once.
 struct FetchRun {
     var request: FetchRequest
     var urls: [String]
+
+    /// Loads in flight or finished but not yet printed: enough to keep every download slot busy.
+    var window: Int { max(64, 8 * request.downloader.maxConcurrentDownloads) }
 
     /// Runs the batch and returns the records in input order (already printed).
     func run() async -> [FetchRecord] {
@@ -29,13 +33,15 @@ struct FetchRun {
         var pending: [Int: Loaded] = [:]
         var records: [FetchRecord] = []
         await withTaskGroup(of: (Int, Loaded).self) { group in
-            for (index, text) in urls.enumerated() {
+            var started = 0
+            func startNext() {
+                let index = started, text = urls[index]
+                started += 1
                 group.addTask {
-                    let loaded = await Self.load(text, index: index, manager: manager, request: request,
-                                                 display: display)
-                    return (index, loaded)
+                    (index, await Self.load(text, index: index, manager: manager, request: request, display: display))
                 }
             }
+            while started < min(window, urls.count) { startNext() }
             for await (index, loaded) in group {
                 pending[index] = loaded
                 while let next = pending.removeValue(forKey: records.count) {
@@ -44,6 +50,7 @@ struct FetchRun {
                     emit(record)
                     records.append(record)
                 }
+                while started < urls.count, started - records.count < window { startNext() }
             }
         }
         display.clear()
