@@ -32,9 +32,7 @@ enum EndToEndBenchmark {
         }
         let urlFile = directory.appendingPathComponent("urls.txt")
         try urls.joined(separator: "\n").write(to: urlFile, atomically: true, encoding: .utf8)
-        let webimage = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("webimage").path
-        guard FileManager.default.isExecutableFile(atPath: webimage) else {
-            print("skipped: build the CLI first (swift build -c release -Xswiftc -warnings-as-errors --product webimage)")
+        guard let webimage = cli() else {
             try await server.shutdown()
             return
         }
@@ -43,7 +41,7 @@ enum EndToEndBenchmark {
         for round in 0..<rounds {
             let cache = directory.appendingPathComponent("ours\(round)").path
             let fetch = [webimage, "fetch", "--thumbnail", "256x256", "--concurrency", "\(concurrency)",
-                         "--cache-dir", cache] + urls
+                         "--cache-dir", cache, "--from", urlFile.path]
             let peers = python.map { python in
                 ["pillow", "pyvips"].map { peer in
                     (peer, [python, PythonPeers.script, peer, urlFile.path, "\(concurrency)",
@@ -62,12 +60,22 @@ enum EndToEndBenchmark {
         for round in 0..<rounds {
             let cache = directory.appendingPathComponent("full\(round)").path
             let run = try ChildRun.run([webimage, "fetch", "--json", "--concurrency", "\(concurrency)",
-                                        "--cache-dir", cache] + urls)
+                                        "--cache-dir", cache, "--from", urlFile.path])
             Swift.print(String(format: "ours cold, full size (no thumbnail): %.0f img/s, peak RSS %.0f MB%@",
                                Double(count) / run.seconds, Double(run.peakRSSBytes) / 1_048_576,
                                run.status == 0 ? "" : " FAILED"))
         }
         try await server.shutdown()
+    }
+
+    /// The release `webimage` beside this benchmark, or nil (saying how to build it).
+    static func cli() -> String? {
+        let webimage = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("webimage").path
+        guard FileManager.default.isExecutableFile(atPath: webimage) else {
+            print("skipped: build the CLI first (swift build -c release -Xswiftc -warnings-as-errors --product webimage)")
+            return nil
+        }
+        return webimage
     }
 }
 
