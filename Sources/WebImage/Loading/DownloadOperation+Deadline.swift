@@ -16,36 +16,24 @@ extension DownloadOperation {
     /// cancelled when the task ends (``cancelDeadline()``).
     func armDeadline() {
         guard let timeout = totalTimeout else { return }
-        let interval = Self.dispatchInterval(timeout)
         state.withLock { state in
-            guard state.machine.isRunning, !state.transferEnded else { return }
-            // Made under the lock: the timer is not Sendable, so it never leaves the state it belongs to.
-            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .userInitiated))
-            timer.schedule(deadline: .now() + interval)
-            timer.setEventHandler { [weak self] in self?.deadlinePassed(timeout) }
-            timer.resume()
-            state.deadline = timer
+            guard state.machine.isRunning, !state.transferEnded, state.deadline == nil else { return }
+            state.deadline = DeadlineScheduler.shared.schedule(after: timeout) { [weak self] in
+                self?.deadlinePassed(timeout)
+            }
         }
     }
 
     /// Stops the deadline timer (the task finished, failed or was cancelled).
     func cancelDeadline() {
-        state.withLock { state in
-            state.deadline?.cancel()
-            state.deadline = nil
-        }
+        guard let token = state.withLock({ state in defer { state.deadline = nil }; return state.deadline }) else { return }
+        DeadlineScheduler.shared.cancel(token)
     }
 
     private func deadlinePassed(_ timeout: Duration) {
         let attempt = state.withLock { $0.attempt }
         let message = "not complete within the total download timeout of \(Self.seconds(timeout)) s"
         fail(.transport(TransportFailure(kind: .timeout, message: message)), attempt: attempt)
-    }
-
-    private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = min(Double(seconds) * 1e9 + Double(attoseconds) / 1e9, Double(Int.max / 2))
-        return .nanoseconds(Int(nanoseconds))
     }
 
     /// `5`, `0.25`: seconds without a trailing `.0`.

@@ -25,7 +25,7 @@ final class DownloadOperation: Sendable {
         var holdsSlot = false
         var partial = PartialDecodeState()
         /// The total-timeout timer while the transfer runs (see ``armDeadline()``).
-        var deadline: (any DispatchSourceTimer)?
+        var deadline: DeadlineScheduler.Token?
         /// When the transfer started (`DispatchTime` uptime nanoseconds), for the first-byte and total timers.
         var startedAt: UInt64 = 0
         var firstByteRecorded = false
