@@ -58,7 +58,7 @@ public final class DiskCache: Sendable {
     public func checkWritable() throws {
         do {
             try DiskFileIO.makeDirectory(directoryPath)
-            let probe = directoryPath + "/" + DiskFileIO.temporaryPrefix + "probe-" + UUID().uuidString
+            let probe = directoryPath + "/" + DiskFileIO.temporaryName() + "-probe"
             try DiskFileIO.atomicWrite(Data([0]), to: probe, directory: directoryPath, stamp: DiskFileIO.uniqueStamp(),
                                        durable: false) { _ in }
             unlink(probe)

@@ -27,6 +27,15 @@ enum DiskFileIO {
     /// The temporary-file prefix; names starting with "." are never entries.
     static let temporaryPrefix = ".tmp-"
 
+    /// A new temporary name: this process's random tag and a counter (`UUID()` would read `/dev/urandom` on
+    /// every store); `O_EXCL` still refuses a name that exists.
+    static func temporaryName() -> String {
+        temporaryPrefix + processTag + "-" + String(temporaryCounter.add(1, ordering: .relaxed).newValue, radix: 36)
+    }
+
+    private static let processTag = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    private static let temporaryCounter = Atomic<UInt64>(0)
+
     /// Writes `data` to a new temporary file beside `path`, then renames it over `path`.
     ///
     /// Readers (in this or another process) see the old file or the complete new one, never a partial one;
@@ -35,7 +44,7 @@ enum DiskFileIO {
     /// attach extended attributes atomically with the bytes).
     static func atomicWrite(_ data: Data, to path: String, directory: String, stamp: timespec, durable: Bool,
                             prepare: (Int32) throws -> Void) throws {
-        let temporary = directory + "/" + temporaryPrefix + UUID().uuidString
+        let temporary = directory + "/" + temporaryName()
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure("open", temporary) }
         do {
