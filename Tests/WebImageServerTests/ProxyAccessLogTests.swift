@@ -45,7 +45,7 @@ import WebImage
 
     @Test func refusalsAndOperationalRoutesAreLoggedWithoutACacheOutcome() async throws {
         let logs = LogStore()
-        try await ProxyHarness.with(Self.configuration(logs)) { harness in
+        try await ProxyHarness.with(Self.configuration(logs)) { harness async throws in
             #expect(try await harness.get("/forged/w:10/plain/http%3A%2F%2F127.0.0.1%2Fa.jpg").status == 403)
             #expect(try await harness.get("/health").status == 200)
             #expect(try await harness.get("/info/forged/plain/http%3A%2F%2F127.0.0.1%2Fa.jpg").status == 403)
