@@ -80,7 +80,7 @@ import WebImage
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("listening on http://127.0.0.1:") == true)
         let answers = lines.filter { $0.hasPrefix("ok  ") || $0.hasPrefix("FAIL") }
-        #expect(answers.count == 8)
+        try #require(answers.count == 8)
         #expect(answers.allSatisfy { $0.hasPrefix("ok  ") })
         let statuses = answers.map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] }
         #expect(statuses == ["200", "200", "200", "200", "304", "404", "403", "403"])

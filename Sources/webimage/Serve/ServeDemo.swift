@@ -11,7 +11,7 @@ import WebImageServer
 enum ServeDemo {
     static func run() async throws {
         // The library's own logs (the 404 step's warning) stay off stdout, where the tour is printed.
-        LoggingOptions().bootstrap()
+        LoggingBootstrap.run(level: .error)
         let origin = try await ServeDemoOrigin.start()
         let pair = URLSigner.KeyPair(keyHex: randomHex(), saltHex: randomHex())!
         // The origin is on 127.0.0.1: trusted by name, so every other private address stays refused.
@@ -47,6 +47,7 @@ enum ServeDemo {
             let problem = answer.problem(against: step)
             print(answer.line(step.name, ok: problem == nil))
             print("    http://127.0.0.1:\(port)\(step.path)")
+            if let text = answer.text { print("    → \(text)") }
             if let problem { failures.append("\(step.name): \(problem)") }
         }
         try? await client.shutdown()
@@ -76,6 +77,8 @@ struct ServeDemoAnswer: Sendable {
     var bytes: Int
     /// `WxH` and the frame count of an image body; nil for anything else.
     var imageSummary: String?
+    /// The first line of a text or JSON body (an error's reason, `/info`'s answer).
+    var text: String?
     /// Why no answer came (connection refused, timeout).
     var failure: String?
 
@@ -86,9 +89,13 @@ struct ServeDemoAnswer: Sendable {
             let response = try await client.execute(request, timeout: .seconds(30))
             let body = Data(try await response.body.collect(upTo: 16 << 20).readableBytesView)
             let image = try? CodersManager.shared.decode(body, options: ImageDecodeOptions())
-            return ServeDemoAnswer(status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"),
+            let type = response.headers.first(name: "Content-Type")
+            let isText = type.map { $0.hasPrefix("text/") || $0.hasPrefix("application/json") } ?? false
+            return ServeDemoAnswer(status: Int(response.status.code), contentType: type,
                                    etag: response.headers.first(name: "ETag"), bytes: body.count,
-                                   imageSummary: image.map { "\($0.pixelWidth)x\($0.pixelHeight) \($0.frameCount)f" })
+                                   imageSummary: image.map { "\($0.pixelWidth)x\($0.pixelHeight) \($0.frameCount)f" },
+                                   text: isText ? String(decoding: body, as: UTF8.self)
+                                       .split(separator: "\n").first.map(String.init) : nil)
         } catch {
             return ServeDemoAnswer(bytes: 0, failure: "\(error)")
         }

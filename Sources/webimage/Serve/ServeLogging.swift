@@ -26,9 +26,7 @@ extension ServeSettings {
     /// Routes every logger to stderr at ``logLevel`` and gives the proxy its access logger: on stderr at
     /// `info` whatever ``logLevel`` is, since asking for access lines means wanting them.
     mutating func startLogging() {
-        var options = LoggingOptions()
-        options.logLevel = logLevel
-        options.bootstrap()
+        LoggingBootstrap.run(level: logLevel)
         guard accessLog else { return }
         var logger = Logger(label: ImageProxy.accessLoggerLabel) { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .info
