@@ -161,8 +161,8 @@ import WebImage
         #expect(text.contains("swiftwebimage_cache_evictions_total{tier=\"disk\",reason=\"limit\"} 0"))
         for expected in ["swiftwebimage_serve_encodes_total 1", "swiftwebimage_serve_result_cache_misses_total 1",
                          "swiftwebimage_serve_source_downloads_total 1", "swiftwebimage_serve_coalesced_total 0",
-                         "swiftwebimage_serve_rejected_total 0", "swiftwebimage_serve_requests_in_flight 0",
-                         "swiftwebimage_serve_queue_depth 0",
+                         "swiftwebimage_serve_rejected_total 0", "swiftwebimage_serve_requests_in_flight 0.0",
+                         "swiftwebimage_serve_queue_depth 0.0",
                          "swiftwebimage_serve_result_cache_hits_total{tier=\"memory\"} 0",
                          "swiftwebimage_download_received_bytes_total \(jpeg.count)"] {
             #expect(text.contains(expected + "\n"), "\(expected)")
