@@ -15,7 +15,8 @@ struct ServeCommand: AsyncParsableCommand {
             take a comma-separated list): WEBIMAGE_BIND, WEBIMAGE_METRICS_BIND, WEBIMAGE_KEY, WEBIMAGE_SALT, \
             WEBIMAGE_ALLOW_UNSIGNED, WEBIMAGE_ALLOW_PRIVATE_SOURCES, WEBIMAGE_ALLOWED_SOURCES, WEBIMAGE_CACHE_DIR, \
             WEBIMAGE_MAX_SRC_BYTES, WEBIMAGE_MAX_SRC_MEGAPIXELS, WEBIMAGE_WORKERS, WEBIMAGE_QUEUE, \
-            WEBIMAGE_DRAIN_SECONDS, WEBIMAGE_NO_NEGOTIATION, WEBIMAGE_LOG_LEVEL, WEBIMAGE_ACCESS_LOG (0 or 1). \
+            WEBIMAGE_DRAIN_SECONDS, WEBIMAGE_NO_NEGOTIATION, WEBIMAGE_SOURCE_CA, WEBIMAGE_LOG_LEVEL, \
+            WEBIMAGE_ACCESS_LOG (0 or 1). \
             Prints one line, 'listening on http://HOST:PORT', once it accepts connections; logs (and one access \
             line per request) go to stderr. --demo runs the service offline against built-in sample images, \
             prints what a few signed requests got, and exits.
@@ -76,6 +77,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-negotiation"), help: "Never choose the format from Accept (no Vary: Accept).")
     var noNegotiation = false
 
+    @Option(name: .customLong("source-ca"),
+            help: ArgumentHelp("PEM file of a certificate authority trusted for https sources besides the system's "
+                               + "(repeatable).", valueName: "FILE"))
+    var sourceCA: [String] = []
+
     @Option(name: .customLong("log-level"), parsing: .unconditional,
             help: ArgumentHelp("What the server and library log on stderr, from this level up. Default warning.",
                                valueName: "LEVEL"))
@@ -107,6 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
             MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
             metrics = (registry, address.host, address.port)
         }
+        // The configuration was made before the bootstrap: it takes the factory now (Prometheus' or the no-op).
         settings.configuration.metricsFactory = MetricsSystem.factory
         settings.startLogging()
         let proxy = ImageProxy(configuration: settings.configuration)
@@ -161,6 +168,8 @@ struct ServeCommand: AsyncParsableCommand {
         var settings = ServeSettings(host: host, port: port, configuration: configuration,
                                      drainTimeout: .seconds(drain), metrics: metrics)
         try settings.readLogging(level: logLevel, accessLog: accessLog, from: source)
+        settings.configuration.additionalTrustRootFiles = try ServeSettings.readableFiles(
+            source.list(sourceCA, "WEBIMAGE_SOURCE_CA"), option: "--source-ca")
         return settings
     }
 }

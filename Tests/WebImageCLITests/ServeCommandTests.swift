@@ -24,6 +24,8 @@ import WebImage
              "webimage: --max-src-bytes: bad value 'many': give a positive whole number"),
             (["--allow-unsigned", "--metrics-bind", "x"],
              "webimage: --metrics-bind: bad value 'x': give HOST:PORT (e.g. 127.0.0.1:8080)"),
+            (["--allow-unsigned", "--source-ca", "/nonexistent/ca.pem"],
+             "webimage: --source-ca: cannot read '/nonexistent/ca.pem'"),
             (["--allow-unsigned", "--log-level", "loud"],
              "webimage: --log-level: bad value 'loud': give one of trace, debug, info, notice, warning, error, critical"),
         ]
@@ -57,6 +59,12 @@ import WebImage
         #expect(!defaults.configuration.sourcePolicy.allowsPrivateAddresses)
         #expect(defaults.configuration.maxSourcePixels == 50_000_000)
         #expect(defaults.logLevel == .warning && defaults.accessLog)
+        #expect(defaults.configuration.additionalTrustRootFiles.isEmpty)
+        let dir = try TemporaryDirectory()
+        try Data("not checked until a connection".utf8).write(to: URL(fileURLWithPath: dir.path("ca.pem")))
+        let trusting = try ServeCommand.parse(["--allow-unsigned"])
+            .makeSettings(environment: ["WEBIMAGE_SOURCE_CA": dir.path("ca.pem")])
+        #expect(trusting.configuration.additionalTrustRootFiles == [dir.path("ca.pem")])
     }
 
     @Test func loggingSettingsFromFlagsAndEnvironment() throws {

@@ -59,6 +59,14 @@ struct ServeSettings {
         return number
     }
 
+    /// `paths` when every one is a readable file (checked now, not at the first https source).
+    static func readableFiles(_ paths: [String], option: String) throws -> [String] {
+        for path in paths where !FileManager.default.isReadableFile(atPath: path) {
+            throw CLIFailure(subject: option, reason: "cannot read '\(path)'")
+        }
+        return paths
+    }
+
     /// Key/salt pairs in the order given; every key needs its salt.
     static func keyPairs(keys: [String], salts: [String]) throws -> [URLSigner.KeyPair] {
         guard keys.count == salts.count else {
