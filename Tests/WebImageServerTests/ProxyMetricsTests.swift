@@ -16,6 +16,9 @@ import WebImage
         -> ImageProxyConfiguration {
         ProxyHarness.configuration {
             $0.metricsFactory = metrics
+            // Held origin answers wait for the test: the 5 s source deadline must not fire first on a loaded machine.
+            $0.downloadTimeout = .seconds(60)
+            $0.downloadIdleTimeout = .seconds(60)
             adjust(&$0)
         }
     }
