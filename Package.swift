@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // TLS settings of the https transport (trust roots); already in AsyncHTTPClient's graph.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -56,6 +58,7 @@ let package = Package(
                                                  .product(name: "NIOCore", package: "swift-nio"),
                                                  .product(name: "NIOHTTP1", package: "swift-nio"),
                                                  .product(name: "NIOPosix", package: "swift-nio"),
+                                                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                                                  .product(name: "Logging", package: "swift-log"),
                                                  .product(name: "Metrics", package: "swift-metrics")]),
         // The shared cache tier: an ImageCaching over a small RESP client on SwiftNIO.
@@ -75,9 +78,12 @@ let package = Package(
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOCore", package: "swift-nio"),
-                               .product(name: "NIOHTTP1", package: "swift-nio")]),
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "Metrics", package: "swift-metrics")]),
         .executableTarget(name: "webimage",
                           dependencies: ["WebImage", "WebImageServer", "LoopbackServer", "CTurboJPEG",
+                                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                          .product(name: "Logging", package: "swift-log"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Hummingbird", package: "hummingbird"),
@@ -96,8 +102,9 @@ let package = Package(
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio")]),
-        // Test helpers shared by test targets and benchmarks: re-exports the loopback server.
-        .target(name: "TestSupport", dependencies: ["LoopbackServer"], path: "Tests/Support"),
+        // Test helpers shared by test targets and benchmarks: re-exports the loopback server; a recording log handler.
+        .target(name: "TestSupport", dependencies: ["LoopbackServer", .product(name: "Logging", package: "swift-log")],
+                path: "Tests/Support"),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"]),
         .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter", "TestSupport"]),
@@ -115,6 +122,9 @@ let package = Package(
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageServerTests",
                     dependencies: ["WebImageServer", "TestSupport",
+                                   .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "MetricsTestKit", package: "swift-metrics"),
+                                   .product(name: "NIOSSL", package: "swift-nio-ssl"),
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -4,13 +4,15 @@
 set -euo pipefail
 
 # redis-server: the shared-tier tests start their own instance on a free loopback port.
+# openssl: the https-source tests make a test CA and server certificate with it.
 packages=(pkg-config zlib1g-dev libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libdeflate-dev
-          redis-server)
+          redis-server openssl)
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 \
         && pkg-config --exists zlib libturbojpeg libpng16 libwebp libwebpdemux libwebpmux libdeflate \
-        && [ -f /usr/include/jpeglib.h ] && [ -f /usr/include/gif_lib.h ] && [ -x /usr/bin/redis-server ]
+        && [ -f /usr/include/jpeglib.h ] && [ -f /usr/include/gif_lib.h ] && [ -x /usr/bin/redis-server ] \
+        && [ -x /usr/bin/openssl ]
 }
 
 if have_all; then exit 0; fi

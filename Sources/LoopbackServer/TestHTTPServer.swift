@@ -35,14 +35,19 @@ public final class TestHTTPServer: Sendable {
         self.state = Mutex(State())
     }
 
-    /// Starts a server on 127.0.0.1 with a port the system picks.
-    public static func start(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> TestHTTPServer {
+    /// Starts a server on 127.0.0.1 with a port the system picks. `firstHandler`, when given, is called for
+    /// each accepted connection and its handler put first in the pipeline: a TLS server handler makes this an
+    /// https origin (the server itself stays free of TLS dependencies).
+    public static func start(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+                             firstHandler: (@Sendable () throws -> any ChannelHandler)? = nil) async throws
+        -> TestHTTPServer {
         let box = ServerBox()
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let firstHandler { try channel.pipeline.syncOperations.addHandler(try firstHandler()) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(TestServerHandler(server: box.server))
                 }

@@ -49,6 +49,7 @@ extension ImageProxy {
             statistics.record(\.diskHits)
             return hit
         }
+        statistics.record(\.misses)
         guard !isStoppingNow else { throw .unavailable("the service is shutting down") }
         let deadline = ContinuousClock.now + configuration.downloadTimeout + configuration.processingTimeout
         let outcome = await flights.run(key: job.key, deadline: deadline, timeout: .processingTimeout,
@@ -67,7 +68,7 @@ extension ImageProxy {
         let processor = self.processor, statistics = self.statistics
         let result = try await withSource(job.source) { data throws(ProxyError) in
             let format = job.format.resolved(source: ImageFormat(sniffing: data))
-            let bytes = try processor.process(data, options: job.options, format: format)
+            let bytes = try processor.process(data, options: job.options, format: format, timing: statistics.instruments)
             statistics.record(\.encodes)
             return ProcessedResult(data: bytes, format: format)
         }

@@ -16,8 +16,9 @@ import WebImage
 /// ```
 public final class ImageProxy: Sendable {
     public let configuration: ImageProxyConfiguration
-    /// What the service has done so far.
-    public let statistics = ProxyStatistics()
+    /// What the service has done so far (each count also feeds its metric).
+    public let statistics: ProxyStatistics
+    let accessLog: AccessLog
 
     let signer: URLSigner
     let parser: OptionsParser
@@ -34,17 +35,20 @@ public final class ImageProxy: Sendable {
     /// default; tests give their own).
     public init(configuration: ImageProxyConfiguration, resolver: any HostResolving = SystemHostResolver()) {
         self.configuration = configuration
+        statistics = ProxyStatistics(metricsFactory: configuration.metricsFactory)
+        accessLog = AccessLog(logger: configuration.accessLogger, inFlight: statistics.instruments.requestsInFlight)
         signer = URLSigner(keyPairs: configuration.keyPairs, signatureSize: configuration.signatureSize)
         parser = OptionsParser(presets: configuration.presets)
         let transport = GuardedTransport(policy: configuration.sourcePolicy, resolver: resolver,
                                          maxRedirects: configuration.maxRedirects,
-                                         idleTimeout: configuration.downloadIdleTimeout)
-        downloader = ImageDownloader(
-            configuration: ImageDownloader.Configuration(
-                maxConcurrentDownloads: max(6, configuration.workers), downloadTimeout: configuration.downloadIdleTimeout,
-                totalDownloadTimeout: configuration.downloadTimeout, maxResponseBytes: configuration.maxSourceBytes,
-                maxDecompressionRatio: 0, redirectLimit: 0),
-            transport: transport)
+                                         idleTimeout: configuration.downloadIdleTimeout,
+                                         trustRootFiles: configuration.additionalTrustRootFiles)
+        var downloaderConfiguration = ImageDownloader.Configuration(
+            maxConcurrentDownloads: max(6, configuration.workers), downloadTimeout: configuration.downloadIdleTimeout,
+            totalDownloadTimeout: configuration.downloadTimeout, maxResponseBytes: configuration.maxSourceBytes,
+            maxDecompressionRatio: 0, redirectLimit: 0)
+        downloaderConfiguration.metricsFactory = configuration.metricsFactory
+        downloader = ImageDownloader(configuration: downloaderConfiguration, transport: transport)
         let diskConfiguration = DiskCache.Configuration(maxDiskSize: configuration.maxDiskCacheBytes)
         let directory = configuration.cacheDirectory
         sources = SourceStore(downloader: downloader,
@@ -58,7 +62,8 @@ public final class ImageProxy: Sendable {
                                    limits: ProcessingPlan.Limits(maxSide: configuration.maxOutputSide,
                                                                  maxPixels: configuration.maxOutputPixels),
                                    defaultQuality: configuration.defaultQuality)
-        limiter = WorkLimiter(workers: configuration.workers, queueLimit: configuration.queueSize)
+        limiter = WorkLimiter(workers: configuration.workers, queueLimit: configuration.queueSize,
+                              queueDepth: statistics.instruments.queueDepth)
         workers = WorkerThreads(count: configuration.workers)
     }
 

@@ -15,8 +15,11 @@ struct ServeCommand: AsyncParsableCommand {
             take a comma-separated list): WEBIMAGE_BIND, WEBIMAGE_METRICS_BIND, WEBIMAGE_KEY, WEBIMAGE_SALT, \
             WEBIMAGE_ALLOW_UNSIGNED, WEBIMAGE_ALLOW_PRIVATE_SOURCES, WEBIMAGE_ALLOWED_SOURCES, WEBIMAGE_CACHE_DIR, \
             WEBIMAGE_MAX_SRC_BYTES, WEBIMAGE_MAX_SRC_MEGAPIXELS, WEBIMAGE_WORKERS, WEBIMAGE_QUEUE, \
-            WEBIMAGE_DRAIN_SECONDS, WEBIMAGE_NO_NEGOTIATION. Prints one line, 'listening on http://HOST:PORT', \
-            once it accepts connections.
+            WEBIMAGE_DRAIN_SECONDS, WEBIMAGE_NO_NEGOTIATION, WEBIMAGE_SOURCE_CA, WEBIMAGE_LOG_LEVEL, \
+            WEBIMAGE_ACCESS_LOG (0 or 1). \
+            Prints one line, 'listening on http://HOST:PORT', once it accepts connections; logs (and one access \
+            line per request) go to stderr. --demo runs the service offline against built-in sample images, \
+            prints what a few signed requests got, and exits.
             """)
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Address to listen on (port 0 picks one). Default 127.0.0.1:8080.",
@@ -74,8 +77,29 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-negotiation"), help: "Never choose the format from Accept (no Vary: Accept).")
     var noNegotiation = false
 
+    @Option(name: .customLong("source-ca"),
+            help: ArgumentHelp("PEM file of a certificate authority trusted for https sources besides the system's "
+                               + "(repeatable).", valueName: "FILE"))
+    var sourceCA: [String] = []
+
+    @Option(name: .customLong("log-level"), parsing: .unconditional,
+            help: ArgumentHelp("What the server and library log on stderr, from this level up. Default warning.",
+                               valueName: "LEVEL"))
+    var logLevel: String?
+
+    @Flag(inversion: .prefixedNo,
+          help: "One info line per request on stderr (logger SwiftWebImage.serve.access). Default on.")
+    var accessLog: Bool?
+
+    @Flag(help: "Run offline against built-in sample images with a generated key, show a few requests, and exit.")
+    var demo = false
+
     func run() async throws {
-        let settings: ServeSettings
+        if demo {
+            try await ServeDemo.run()
+            return
+        }
+        var settings: ServeSettings
         do {
             settings = try makeSettings(environment: ProcessInfo.processInfo.environment)
         } catch {
@@ -89,6 +113,9 @@ struct ServeCommand: AsyncParsableCommand {
             MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
             metrics = (registry, address.host, address.port)
         }
+        // The configuration was made before the bootstrap: it takes the factory now (Prometheus' or the no-op).
+        settings.configuration.metricsFactory = MetricsSystem.factory
+        settings.startLogging()
         let proxy = ImageProxy(configuration: settings.configuration)
         let server = ImageProxyServer(proxy: proxy, host: settings.host, port: settings.port,
                                       drainTimeout: settings.drainTimeout, metrics: metrics) { host, port in
@@ -138,7 +165,11 @@ struct ServeCommand: AsyncParsableCommand {
                                                        option: "--max-src-bytes", default: 50_000_000),
             maxSourcePixels: megapixels * 1_000_000, workers: workerCount, queueSize: queueSize,
             negotiatesFormat: !source.flag(noNegotiation, "WEBIMAGE_NO_NEGOTIATION"))
-        return ServeSettings(host: host, port: port, configuration: configuration, drainTimeout: .seconds(drain),
-                             metrics: metrics)
+        var settings = ServeSettings(host: host, port: port, configuration: configuration,
+                                     drainTimeout: .seconds(drain), metrics: metrics)
+        try settings.readLogging(level: logLevel, accessLog: accessLog, from: source)
+        settings.configuration.additionalTrustRootFiles = try ServeSettings.readableFiles(
+            source.list(sourceCA, "WEBIMAGE_SOURCE_CA"), option: "--source-ca")
+        return settings
     }
 }

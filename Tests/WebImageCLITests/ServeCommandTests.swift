@@ -3,6 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import TestSupport
+import WebImage
 @testable import webimage
 
 /// `webimage serve`: one-line failures for bad values, the environment variables, and a real run that prints
@@ -22,6 +24,10 @@ import Testing
              "webimage: --max-src-bytes: bad value 'many': give a positive whole number"),
             (["--allow-unsigned", "--metrics-bind", "x"],
              "webimage: --metrics-bind: bad value 'x': give HOST:PORT (e.g. 127.0.0.1:8080)"),
+            (["--allow-unsigned", "--source-ca", "/nonexistent/ca.pem"],
+             "webimage: --source-ca: cannot read '/nonexistent/ca.pem'"),
+            (["--allow-unsigned", "--log-level", "loud"],
+             "webimage: --log-level: bad value 'loud': give one of trace, debug, info, notice, warning, error, critical"),
         ]
         for (arguments, line) in cases {
             let result = try await CLIRunner.run(["serve"] + arguments, timeout: 60)
@@ -52,6 +58,46 @@ import Testing
         #expect(defaults.drainTimeout == .seconds(20))
         #expect(!defaults.configuration.sourcePolicy.allowsPrivateAddresses)
         #expect(defaults.configuration.maxSourcePixels == 50_000_000)
+        #expect(defaults.logLevel == .warning && defaults.accessLog)
+        #expect(defaults.configuration.additionalTrustRootFiles.isEmpty)
+        let dir = try TemporaryDirectory()
+        try Data("not checked until a connection".utf8).write(to: URL(fileURLWithPath: dir.path("ca.pem")))
+        let trusting = try ServeCommand.parse(["--allow-unsigned"])
+            .makeSettings(environment: ["WEBIMAGE_SOURCE_CA": dir.path("ca.pem")])
+        #expect(trusting.configuration.additionalTrustRootFiles == [dir.path("ca.pem")])
+    }
+
+    @Test func loggingSettingsFromFlagsAndEnvironment() throws {
+        let environment = ["WEBIMAGE_LOG_LEVEL": "DEBUG", "WEBIMAGE_ACCESS_LOG": "0"]
+        let fromEnvironment = try ServeCommand.parse(["--allow-unsigned"]).makeSettings(environment: environment)
+        #expect(fromEnvironment.logLevel == .debug && !fromEnvironment.accessLog)
+        let fromFlags = try ServeCommand.parse(["--allow-unsigned", "--log-level", "error", "--access-log"])
+            .makeSettings(environment: environment)
+        #expect(fromFlags.logLevel == .error && fromFlags.accessLog)
+        let off = try ServeCommand.parse(["--allow-unsigned", "--no-access-log"]).makeSettings(environment: [:])
+        #expect(!off.accessLog)
+        #expect(throws: CLIFailure.self) {
+            _ = try ServeCommand.parse(["--allow-unsigned"]).makeSettings(environment: ["WEBIMAGE_ACCESS_LOG": "maybe"])
+        }
+    }
+
+    /// `serve --demo`: every request of the offline tour answered as expected, then exit 0.
+    @Test func demoRunsOfflineAndExits() async throws {
+        let result = try await CLIRunner.run(["serve", "--demo"], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("listening on http://127.0.0.1:") == true)
+        let answers = lines.filter { $0.hasPrefix("ok  ") || $0.hasPrefix("FAIL") }
+        try #require(answers.count == 8)
+        #expect(answers.allSatisfy { $0.hasPrefix("ok  ") })
+        let statuses = answers.map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] }
+        #expect(statuses == ["200", "200", "200", "200", "304", "404", "403", "403"])
+        #expect(answers[0].contains("image/jpeg") && answers[0].contains("320x240 1f"))
+        #expect(answers[1].contains("image/webp") && answers[1].contains("200x200 1f"))
+        #expect(answers[2].contains("image/gif") && answers[2].contains("100x75 12f"))
+        #expect(answers[3].contains("application/json"))
+        #expect(lines.last == "8 of 8 requests answered as expected")
+        #expect(result.stderr.isEmpty)
     }
 
     @Test func servesUntilSIGTERM() async throws {
@@ -83,22 +129,34 @@ import Testing
 
     /// `--metrics-bind` serves the registry in Prometheus' text format, with the requests Hummingbird counted
     /// and the pipeline's own metrics (bootstrapped before the proxy was made).
+    ///
+    /// The service's own metrics come from one real image request through a loopback origin, and the access
+    /// log (on by default) writes one line per request on stderr.
     @Test func servesPrometheusMetricsOnTheMetricsListener() async throws {
         let dir = try TemporaryDirectory()
+        let origin = try await TestHTTPServer.start()
+        defer { Task { try? await origin.shutdown() } }
+        let jpeg = try CodersManager.shared.encode(Image(pixels: PixelBuffer(width: 40, height: 30) { _ in }),
+                                                   as: .jpeg, options: ImageEncodeOptions())
+        origin.route("/a.jpg", TestResponse(headers: [("Content-Type", "image/jpeg")], body: jpeg))
         let metricsPort = try Self.freePort()
         let process = Process()
         process.executableURL = try CLIRunner.executable()
-        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--cache-dir", dir.path("cache"),
-                             "--metrics-bind", "127.0.0.1:\(metricsPort)"]
-        let out = Pipe()
+        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
+                             "--cache-dir", dir.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)"]
+        let out = Pipe(), err = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = err
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         let (line, _) = await Self.firstLine(of: out.fileHandleForReading)
         let port = try #require(Int(line.split(separator: ":").last ?? ""))
         let health = try #require(URL(string: "http://127.0.0.1:\(port)/health"))
         _ = try await URLSession.shared.data(from: health)
+        let source = origin.url("/a.jpg").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let image = try #require(URL(string: "http://127.0.0.1:\(port)/_/w:20/plain/\(source)@png"))
+        let (_, imageResponse) = try await URLSession.shared.data(from: image)
+        #expect((imageResponse as? HTTPURLResponse)?.statusCode == 200)
         let metricsURL = try #require(URL(string: "http://127.0.0.1:\(metricsPort)/metrics"))
         var text = ""
         let healthCount = "hb_requests{http_route=\"/health\",http_request_method=\"GET\",http_response_status_code=\"200\"} 1"
@@ -109,9 +167,25 @@ import Testing
         #expect(text.contains(healthCount))
         #expect(text.contains("# TYPE swiftwebimage_downloads_started_total counter"))
         #expect(text.contains("swiftwebimage_cache_evictions_total{tier=\"disk\",reason=\"limit\"} 0"))
+        for expected in ["swiftwebimage_serve_encodes_total 1", "swiftwebimage_serve_result_cache_misses_total 1",
+                         "swiftwebimage_serve_source_downloads_total 1", "swiftwebimage_serve_coalesced_total 0",
+                         "swiftwebimage_serve_rejected_total 0", "swiftwebimage_serve_requests_in_flight 0.0",
+                         "swiftwebimage_serve_queue_depth 0.0",
+                         "swiftwebimage_serve_result_cache_hits_total{tier=\"memory\"} 0",
+                         "swiftwebimage_download_received_bytes_total \(jpeg.count)"] {
+            #expect(text.contains(expected + "\n"), "\(expected)")
+        }
+        for stage in ["download", "decode", "process", "encode"] {
+            #expect(text.contains("swiftwebimage_serve_stage_duration_seconds_count{stage=\"\(stage)\"} 1\n"), "\(stage)")
+        }
         process.terminate()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+        let access = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(separator: "\n").filter { $0.contains("SwiftWebImage.serve.access") }
+        #expect(access.count == 2)
+        #expect(access.first?.contains("path=/health") == true && access.first?.contains("status=200") == true)
+        #expect(access.last?.contains("cache=miss") == true && access.last?.contains("path=/***/w:20/plain/") == true)
     }
 
     /// A loopback port nothing listens on right now.

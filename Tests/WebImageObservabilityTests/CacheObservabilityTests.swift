@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MetricsTestKit
+import TestSupport
 import Testing
 import WebImage
 

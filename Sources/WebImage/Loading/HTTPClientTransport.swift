@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import Synchronization
 
 /// The default http(s) transport: one AsyncHTTPClient `HTTPClient` on NIO's shared event loops.
@@ -30,12 +31,20 @@ public final class HTTPClientTransport: ImageTransport {
     /// deflate bodies that inflate at most `maxDecompressionRatio` times (0: no decoding, nothing asked for).
     /// `dnsOverride` connects to another host (or an address) for the hosts it names while TLS still
     /// verifies the named host: an image service pins a connection to the address it checked. Default none.
+    /// `additionalTrustRootFiles` are PEM files of certificate authorities trusted besides the system's (an
+    /// internal CA), read when a connection is made. Default none.
     public init(timeout: Duration = .seconds(15), redirectLimit: Int = 10, allowInvalidSSLCertificates: Bool = false,
-                maxDecompressionRatio: Int = 25, dnsOverride: [String: String] = [:]) {
+                maxDecompressionRatio: Int = 25, dnsOverride: [String: String] = [:],
+                additionalTrustRootFiles: [String] = []) {
         let amount = TimeAmount.nanoseconds(Int64(Self.nanoseconds(timeout)))
         var configuration = allowInvalidSSLCertificates
             ? HTTPClient.Configuration(certificateVerification: .none)
             : HTTPClient.Configuration()
+        if !allowInvalidSSLCertificates, !additionalTrustRootFiles.isEmpty {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = additionalTrustRootFiles.map { .file($0) }
+            configuration.tlsConfiguration = tls
+        }
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: amount, read: amount)
         configuration.redirectConfiguration = redirectLimit > 0
             ? .follow(max: redirectLimit, allowCycles: false) : .disallow

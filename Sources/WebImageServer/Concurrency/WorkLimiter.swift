@@ -1,3 +1,4 @@
+import Metrics
 import Synchronization
 
 /// Bounds the requests processed at once, with a bounded queue behind them: a full queue refuses at once
@@ -5,9 +6,12 @@ import Synchronization
 final class WorkLimiter: Sendable {
     private let state: Mutex<AdmissionState<CheckedContinuation<Bool, Never>>>
     private let ids = Atomic<Int>(0)
+    /// Set to the queue's length under the lock at every change, so readings never go back in time.
+    private let queueDepth: Meter
 
-    init(workers: Int, queueLimit: Int) {
+    init(workers: Int, queueLimit: Int, queueDepth: Meter) {
         state = Mutex(AdmissionState(workers: workers, queueLimit: queueLimit))
+        self.queueDepth = queueDepth
     }
 
     /// True while a new request would be refused.
@@ -21,14 +25,20 @@ final class WorkLimiter: Sendable {
         let id = ids.add(1, ordering: .relaxed).newValue
         let granted = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                switch state.withLock({ $0.acquire(id: id, waiter: continuation) }) {
+                switch state.withLock({ state in
+                    defer { queueDepth.set(state.queued) }
+                    return state.acquire(id: id, waiter: continuation)
+                }) {
                 case .granted: continuation.resume(returning: true)
                 case .rejected: continuation.resume(returning: false)
                 case .queued: break
                 }
             }
         } onCancel: {
-            state.withLock { $0.cancel(id: id) }?.resume(returning: false)
+            state.withLock { state in
+                defer { queueDepth.set(state.queued) }
+                return state.cancel(id: id)
+            }?.resume(returning: false)
         }
         guard granted else {
             if Task.isCancelled { throw .unavailable("the request was abandoned") }
@@ -38,6 +48,9 @@ final class WorkLimiter: Sendable {
 
     /// Ends a job that ``acquire()`` admitted, admitting the next waiter.
     func release() {
-        state.withLock { $0.release() }?.resume(returning: true)
+        state.withLock { state in
+            defer { queueDepth.set(state.queued) }
+            return state.release()
+        }?.resume(returning: true)
     }
 }

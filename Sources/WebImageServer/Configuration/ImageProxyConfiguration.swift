@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import Metrics
 import WebImage
 
 /// Everything an ``ImageProxy`` is set up with; every property's documentation gives its default, which is
@@ -60,6 +62,18 @@ public struct ImageProxyConfiguration: Sendable {
     public var defaultQuality: Int
     /// Redirects followed per source, each hop checked like the source itself. Default 5.
     public var maxRedirects: Int
+
+    // Observability and TLS trust: set on a made configuration (not initializer parameters).
+
+    /// Where the service's metrics (``ImageProxyMetrics``) and its downloader's (``WebImageMetrics``) are made.
+    /// Default `MetricsSystem.factory` as it is when the configuration is made: bootstrap swift-metrics first.
+    public var metricsFactory: any MetricsFactory = MetricsSystem.factory
+    /// The access log: one `info` line per request (method, redacted path, status, bytes, duration, cache
+    /// outcome as metadata; `webimage serve` labels it `SwiftWebImage.serve.access`). Default nil: none.
+    public var accessLogger: Logger?
+    /// PEM files of certificate authorities trusted for https sources besides the system's (an internal CA).
+    /// Host names are still verified against the certificates. Default none: the system's roots only.
+    public var additionalTrustRootFiles: [String] = []
 
     /// A configuration with every default as documented.
     public init(keyPairs: [URLSigner.KeyPair] = [], signatureSize: Int = 32, allowsUnsigned: Bool = false,

@@ -1,6 +1,8 @@
+import Metrics
 import Synchronization
 
-/// Counters of what the service did, for tests, `/ready` and (later) metrics.
+/// Counters of what the service did, for tests and `/ready`; each recording also feeds the matching metric
+/// (``ImageProxyMetrics``) and the current request's access-log cache outcome, so all three agree.
 public final class ProxyStatistics: Sendable {
     /// One reading of every counter.
     public struct Snapshot: Sendable, Hashable {
@@ -15,6 +17,8 @@ public final class ProxyStatistics: Sendable {
         public var memoryHits = 0
         /// Results answered from disk.
         public var diskHits = 0
+        /// Requests neither result-cache tier answered (those that then joined a result being made included).
+        public var misses = 0
         /// Requests that joined a result already being made.
         public var coalesced = 0
         /// Requests refused because the queue was full.
@@ -22,13 +26,19 @@ public final class ProxyStatistics: Sendable {
     }
 
     private let counters = Mutex(Snapshot())
+    let instruments: ProxyInstruments
 
-    public init() {}
+    /// Statistics whose metrics are made with `metricsFactory` (default: swift-metrics' bootstrapped factory).
+    public init(metricsFactory: any MetricsFactory = MetricsSystem.factory) {
+        instruments = ProxyInstruments(factory: metricsFactory)
+    }
 
     /// The counters now.
     public var snapshot: Snapshot { counters.withLock { $0 } }
 
+    /// Counts one event: the snapshot, its metric, and (for a cache outcome) the current request's access line.
     func record(_ counter: WritableKeyPath<Snapshot, Int>, by amount: Int = 1) {
         counters.withLock { $0[keyPath: counter] += amount }
+        instruments.count(counter, by: amount)
     }
 }

@@ -10,27 +10,37 @@ extension ImageProxy {
     /// With ``ImageProxyRequestContext`` a client that disconnects stops the work it alone was waiting for.
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
         for method in [HTTPRequest.Method.get, .head] {
-            router.on("/health", method: method) { request, _ in
-                Self.response(.plain(200, "ok\n"), isHead: request.method == .head)
+            router.on("/health", method: method) { [self] request, _ in
+                let proxyRequest = Self.proxyRequest(request)
+                return Self.response(await accessLog.observe(proxyRequest, route: .operational) { .plain(200, "ok\n") },
+                                     isHead: proxyRequest.isHead)
             }
             router.on("/ready", method: method) { [self] request, _ in
+                let proxyRequest = Self.proxyRequest(request)
                 let ready = isReady
-                return Self.response(.plain(ready ? 200 : 503, ready ? "ready\n" : "not ready\n"),
-                                     isHead: request.method == .head)
+                let answer = await accessLog.observe(proxyRequest, route: .operational) {
+                    .plain(ready ? 200 : 503, ready ? "ready\n" : "not ready\n")
+                }
+                return Self.response(answer, isHead: proxyRequest.isHead)
             }
             router.on("/info/**", method: method) { [self] request, context in
-                let proxyRequest = Self.proxyRequest(request)
-                return Self.response(await DisconnectWatch.run(on: Self.channel(context)) { await self.info(proxyRequest) },
-                                     isHead: proxyRequest.isHead)
+                let proxyRequest = Self.proxyRequest(request), channel = Self.channel(context)
+                let answer = await accessLog.observe(proxyRequest, route: .info) {
+                    await DisconnectWatch.run(on: channel) { await self.info(proxyRequest) }
+                }
+                return Self.response(answer, isHead: proxyRequest.isHead)
             }
             router.on("/", method: method) { [self] request, _ in
                 let proxyRequest = Self.proxyRequest(request)
-                return Self.response(await image(proxyRequest), isHead: proxyRequest.isHead)
+                let answer = await accessLog.observe(proxyRequest, route: .image) { await self.image(proxyRequest) }
+                return Self.response(answer, isHead: proxyRequest.isHead)
             }
             router.on("**", method: method) { [self] request, context in
-                let proxyRequest = Self.proxyRequest(request)
-                return Self.response(await DisconnectWatch.run(on: Self.channel(context)) { await self.image(proxyRequest) },
-                                     isHead: proxyRequest.isHead)
+                let proxyRequest = Self.proxyRequest(request), channel = Self.channel(context)
+                let answer = await accessLog.observe(proxyRequest, route: .image) {
+                    await DisconnectWatch.run(on: channel) { await self.image(proxyRequest) }
+                }
+                return Self.response(answer, isHead: proxyRequest.isHead)
             }
         }
     }

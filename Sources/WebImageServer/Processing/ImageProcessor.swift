@@ -10,13 +10,25 @@ struct ImageProcessor: Sendable {
     let limits: ProcessingPlan.Limits
     let defaultQuality: Int
 
-    /// The encoded result of `options` applied to `data`, as `format`.
-    func process(_ data: Data, options: ProcessingOptions, format: ImageFormat) throws(ProxyError) -> Data {
+    /// The encoded result of `options` applied to `data`, as `format`; each stage timed by `timing`.
+    func process(_ data: Data, options: ProcessingOptions, format: ImageFormat,
+                 timing: ProxyInstruments) throws(ProxyError) -> Data {
         let header = try SourceHeader(data)
         try checkPixels(header.size)
         let animated = format == .gif || format == .webp || format == .png
-        let image = try decode(data, header: header, options: options, keepFrames: animated)
-        let upright = uprightSize(header.size, orientation: image.orientation, rotate: options.rotate)
+        let image = try timing.time(.decode) { () throws(ProxyError) in
+            try decode(data, header: header, options: options, keepFrames: animated)
+        }
+        let result = try timing.time(.process) { () throws(ProxyError) in
+            try transform(image, storedSize: header.size, options: options)
+        }
+        return try timing.time(.encode) { () throws(ProxyError) in try encode(result, as: format, options: options) }
+    }
+
+    /// Orientation, rotation, crop and resize of every frame (planned on the source's stored size), then the
+    /// filters.
+    private func transform(_ image: Image, storedSize: PixelSize, options: ProcessingOptions) throws(ProxyError) -> Image {
+        let upright = uprightSize(storedSize, orientation: image.orientation, rotate: options.rotate)
         let plan = ProcessingPlan(source: upright, options: options, limits: limits)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(image.frameCount)
@@ -26,9 +38,7 @@ struct ImageProcessor: Sendable {
             pixels = transform(pixels, plan: plan, upright: upright)
             frames.append(ImageFrame(pixels: pixels, duration: frame.duration))
         }
-        var result = Image(frames: frames, loopCount: image.loopCount)
-        result = try filter(result, options: options)
-        return try encode(result, as: format, options: options)
+        return try filter(Image(frames: frames, loopCount: image.loopCount), options: options)
     }
 
     private func checkPixels(_ size: PixelSize) throws(ProxyError) {

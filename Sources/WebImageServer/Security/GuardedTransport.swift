@@ -12,12 +12,15 @@ final class GuardedTransport: ImageTransport {
     let resolver: any HostResolving
     let maxRedirects: Int
     let idleTimeout: Duration
+    /// PEM files of certificate authorities https hops trust besides the system's.
+    let trustRootFiles: [String]
     /// Plain-http hops, addressed by IP: one client, so connections to a source are reused.
     private let plain: HTTPClientTransport
 
     init(policy: SourcePolicy, resolver: any HostResolving = SystemHostResolver(), maxRedirects: Int,
-         idleTimeout: Duration) {
+         idleTimeout: Duration, trustRootFiles: [String] = []) {
         self.policy = policy
+        self.trustRootFiles = trustRootFiles
         self.resolver = resolver
         self.maxRedirects = maxRedirects
         self.idleTimeout = idleTimeout
@@ -73,7 +76,8 @@ final class GuardedTransport: ImageTransport {
         let transport: HTTPClientTransport
         if target.isHTTPS {
             transport = HTTPClientTransport(timeout: idleTimeout, redirectLimit: 0, maxDecompressionRatio: 0,
-                                            dnsOverride: [target.host: target.address.description])
+                                            dnsOverride: [target.host: target.address.description],
+                                            additionalTrustRootFiles: trustRootFiles)
             hop.url = target.url
         } else {
             transport = plain

@@ -26,8 +26,10 @@ final class SourceStore: Sendable {
         }
         statistics.record(\.sourceDownloads)
         let download: ImageDownloadData
+        let start = statistics.instruments.startStage()
         do {
             download = try await downloader.data(for: ImageDownloadRequest(url: url, totalTimeout: downloadTimeout))
+            statistics.instruments.endStage(.download, since: start)
         } catch {
             if case .cancelled = error, Task.isCancelled { throw .unavailable("the request was abandoned") }
             throw ProxyError(source: error)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import WebImage
 import WebImageServer
 
@@ -11,6 +12,10 @@ struct ServeSettings {
     var drainTimeout: Duration
     /// Where Prometheus metrics are served (`--metrics-bind`); nil: no metrics listener.
     var metrics: (host: String, port: Int)?
+    /// What is logged on stderr (`--log-level`), the access log apart. Default warning.
+    var logLevel: Logger.Level = .warning
+    /// One `info` line per request on stderr (`--access-log`, `--no-access-log`). Default on.
+    var accessLog = true
 
     /// Reads a value given as a flag or, without one, from `environment[variable]`.
     struct Source {
@@ -52,6 +57,14 @@ struct ServeSettings {
                              reason: "bad value '\(text)': give a \(allowZero ? "" : "positive ")whole number")
         }
         return number
+    }
+
+    /// `paths` when every one is a readable file (checked now, not at the first https source).
+    static func readableFiles(_ paths: [String], option: String) throws -> [String] {
+        for path in paths where !FileManager.default.isReadableFile(atPath: path) {
+            throw CLIFailure(subject: option, reason: "cannot read '\(path)'")
+        }
+        return paths
     }
 
     /// Key/salt pairs in the order given; every key needs its salt.

@@ -20,7 +20,7 @@ struct LoggingOptions: ParsableArguments {
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 /// Bootstraps swift-log at most once per process: a second `LoggingSystem.bootstrap` is a crash.
-private enum LoggingBootstrap {
+enum LoggingBootstrap {
     private static let done = Mutex(false)
 
     static func run(level: Logger.Level) {

@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import Metrics
+
+/// The access log: one `info` line per request on ``ImageProxyConfiguration/accessLogger``, every field as
+/// metadata, and the in-flight meter of image and info requests.
+///
+/// | Key | Value |
+/// |---|---|
+/// | `method` | `GET` or `HEAD` |
+/// | `path` | the request path without its query, the signature replaced by `***` |
+/// | `status` | the status sent |
+/// | `bytes` | body bytes sent (0 for `HEAD` and 304) |
+/// | `duration_ms` | from routing to the answer being ready, in milliseconds (3 decimals) |
+/// | `cache` | ``CacheOutcome``: `memory`, `disk`, `miss`, `coalesced`; `none` when no result was looked up |
+struct AccessLog: Sendable {
+    /// The label of the logger `webimage serve` writes its access lines to.
+    static let label = "SwiftWebImage.serve.access"
+
+    /// Which route answered: where the signature sits in the path.
+    enum Route {
+        /// `/<signature>/…`
+        case image
+        /// `/info/<signature>/…`
+        case info
+        /// `/health`, `/ready`: nothing to redact, not counted in flight.
+        case operational
+    }
+
+    let logger: Logger?
+    let inFlight: Meter
+
+    /// Answers `request` with `answer`, counted in flight and logged.
+    func observe(_ request: ProxyRequest, route: Route,
+                 _ answer: @Sendable () async -> ProxyResponse) async -> ProxyResponse {
+        let counted = route != .operational
+        if counted { inFlight.increment() }
+        defer { if counted { inFlight.decrement() } }
+        guard let logger, logger.logLevel <= .info else { return await answer() }
+        let trace = RequestTrace()
+        let start = ContinuousClock.now
+        let response = await RequestTrace.$current.withValue(trace) { await answer() }
+        let elapsed = (ContinuousClock.now - start).components
+        let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+        logger.info("request", metadata: [
+            "method": .string(request.isHead ? "HEAD" : "GET"),
+            "path": .string(Self.redacted(request.path, route: route)),
+            "status": .stringConvertible(response.status),
+            "bytes": .stringConvertible(request.isHead ? 0 : response.body.count),
+            "duration_ms": .string(String(format: "%.3f", milliseconds)),
+            "cache": .string(trace.cacheOutcome?.rawValue ?? "none"),
+        ])
+        return response
+    }
+
+    /// `path` with its signature segment replaced by `***`, so a log never hands out working URLs.
+    static func redacted(_ path: Substring, route: Route) -> String {
+        let index: Int
+        switch route {
+        case .image: index = 1
+        case .info: index = 2
+        case .operational: return String(path)
+        }
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count > index else { return String(path) }
+        segments[index] = "***"
+        return segments.joined(separator: "/")
+    }
+}
+
+extension ImageProxy {
+    /// The label `webimage serve` gives its access logger (``ImageProxyConfiguration/accessLogger``).
+    public static let accessLoggerLabel = AccessLog.label
+}

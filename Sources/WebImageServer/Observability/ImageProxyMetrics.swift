@@ -1,0 +1,65 @@
+/// The names and dimensions of the metrics the image service itself reports through swift-metrics, beside the
+/// pipeline's own (``WebImageMetrics``: the proxy's source downloader reports `swiftwebimage_download_*`, so
+/// origin bytes are `swiftwebimage_download_received_bytes_total`).
+///
+/// They are made from ``ImageProxyConfiguration/metricsFactory`` when the proxy is; without a backend each is
+/// swift-metrics' no-op and no clock is read for the stage timers. Requests by status and requests in flight
+/// on every route are Hummingbird's `MetricsMiddleware` (`hb_requests`, `http_server_active_requests`,
+/// `http_server_request_duration`), which `ImageProxyServer` adds when it serves metrics.
+///
+/// | Label | Type | Dimensions | Counts or measures |
+/// |---|---|---|---|
+/// | `swiftwebimage_serve_requests_in_flight` | meter | – | image and info requests being answered |
+/// | `swiftwebimage_serve_queue_depth` | meter | – | requests waiting for a worker |
+/// | `swiftwebimage_serve_stage_duration_seconds` | timer | `stage` | download, decode, process, encode |
+/// | `swiftwebimage_serve_result_cache_hits_total` | counter | `tier` | requests answered from memory or disk |
+/// | `swiftwebimage_serve_result_cache_misses_total` | counter | – | requests neither tier answered |
+/// | `swiftwebimage_serve_coalesced_total` | counter | – | requests that joined a result being made |
+/// | `swiftwebimage_serve_encodes_total` | counter | – | results encoded |
+/// | `swiftwebimage_serve_source_downloads_total` | counter | – | source downloads the proxy asked for |
+/// | `swiftwebimage_serve_source_cache_hits_total` | counter | – | sources read from the disk cache |
+/// | `swiftwebimage_serve_rejected_total` | counter | – | requests refused with 429 (queue full) |
+public enum ImageProxyMetrics {
+    /// Meter: image and `/info` requests the proxy is answering now (health checks not included).
+    public static let requestsInFlight = "swiftwebimage_serve_requests_in_flight"
+    /// Meter: requests waiting for a worker slot now (at most ``ImageProxyConfiguration/queueSize``).
+    public static let queueDepth = "swiftwebimage_serve_queue_depth"
+    /// Timer, dimension ``Dimension/stage``: one stage of making a result, successful or not (a stage that
+    /// throws is not timed). `download` is the wait for source bytes the source cache did not have.
+    public static let stageDuration = "swiftwebimage_serve_stage_duration_seconds"
+    /// Counter, dimension ``Dimension/tier`` (`memory`, `disk`): requests answered from the result cache.
+    public static let resultCacheHits = "swiftwebimage_serve_result_cache_hits_total"
+    /// Counter: requests that neither result-cache tier answered (coalesced ones included).
+    public static let resultCacheMisses = "swiftwebimage_serve_result_cache_misses_total"
+    /// Counter: requests that joined a result another request was already making.
+    public static let coalesced = "swiftwebimage_serve_coalesced_total"
+    /// Counter: results encoded (once per result, however many requests waited for it).
+    public static let encodes = "swiftwebimage_serve_encodes_total"
+    /// Counter: source downloads asked of the downloader after the source cache missed (the downloader
+    /// coalesces concurrent ones for one URL: `swiftwebimage_downloads_started_total` counts real fetches).
+    public static let sourceDownloads = "swiftwebimage_serve_source_downloads_total"
+    /// Counter: sources read from the disk cache of originals.
+    public static let sourceCacheHits = "swiftwebimage_serve_source_cache_hits_total"
+    /// Counter: requests refused at once with 429 because the queue was full.
+    public static let rejected = "swiftwebimage_serve_rejected_total"
+
+    /// The dimension names.
+    public enum Dimension {
+        /// A ``Stage`` value.
+        public static let stage = "stage"
+        /// ``WebImageMetrics/Tier``'s `memory` or `disk`.
+        public static let tier = "tier"
+    }
+
+    /// The values of ``Dimension/stage``.
+    public enum Stage: String, Sendable, CaseIterable {
+        /// Waiting for the source's bytes from the origin.
+        case download
+        /// Decoding the source (at the reduced size the result needs).
+        case decode
+        /// Orientation, rotation, crop, resize and filters.
+        case process
+        /// Encoding the result.
+        case encode
+    }
+}

@@ -1,0 +1,79 @@
+import Dispatch
+import Metrics
+
+/// The service's metrics (``ImageProxyMetrics``), made once with the proxy from its factory.
+final class ProxyInstruments: Sendable {
+    typealias Snapshot = ProxyStatistics.Snapshot
+
+    let requestsInFlight: Meter
+    let queueDepth: Meter
+    private let memoryHits: Counter
+    private let diskHits: Counter
+    private let misses: Counter
+    private let coalesced: Counter
+    private let encodes: Counter
+    private let sourceDownloads: Counter
+    private let sourceCacheHits: Counter
+    private let rejected: Counter
+    private let stages: [ImageProxyMetrics.Stage: CoreMetrics.Timer]
+    /// False with swift-metrics' no-op factory: then no stage reads the clock.
+    private let timesStages: Bool
+
+    init(factory: any MetricsFactory) {
+        typealias M = ImageProxyMetrics
+        requestsInFlight = Meter(label: M.requestsInFlight, factory: factory)
+        queueDepth = Meter(label: M.queueDepth, factory: factory)
+        memoryHits = Counter(label: M.resultCacheHits, dimensions: [(M.Dimension.tier, "memory")], factory: factory)
+        diskHits = Counter(label: M.resultCacheHits, dimensions: [(M.Dimension.tier, "disk")], factory: factory)
+        misses = Counter(label: M.resultCacheMisses, factory: factory)
+        coalesced = Counter(label: M.coalesced, factory: factory)
+        encodes = Counter(label: M.encodes, factory: factory)
+        sourceDownloads = Counter(label: M.sourceDownloads, factory: factory)
+        sourceCacheHits = Counter(label: M.sourceCacheHits, factory: factory)
+        rejected = Counter(label: M.rejected, factory: factory)
+        var stages: [M.Stage: CoreMetrics.Timer] = [:]
+        for stage in M.Stage.allCases {
+            stages[stage] = CoreMetrics.Timer(label: M.stageDuration, dimensions: [(M.Dimension.stage, stage.rawValue)],
+                                              factory: factory)
+        }
+        self.stages = stages
+        timesStages = !(factory is NOOPMetricsHandler)
+    }
+
+    /// The metric of a ``ProxyStatistics`` counter, and the cache outcome it gives the current request.
+    func count(_ counter: WritableKeyPath<Snapshot, Int>, by amount: Int) {
+        let (metric, outcome): (Counter?, CacheOutcome?) = switch counter {
+        case \.memoryHits: (memoryHits, .memory)
+        case \.diskHits: (diskHits, .disk)
+        case \.misses: (misses, .miss)
+        case \.coalesced: (coalesced, .coalesced)
+        case \.encodes: (encodes, nil)
+        case \.sourceDownloads: (sourceDownloads, nil)
+        case \.sourceCacheHits: (sourceCacheHits, nil)
+        case \.rejected: (rejected, nil)
+        default: (nil, nil)
+        }
+        metric?.increment(by: Int64(amount))
+        if let outcome { RequestTrace.current?.note(outcome) }
+    }
+
+    /// The start of a stage: the time now, or nil when stages are not timed.
+    func startStage() -> UInt64? {
+        timesStages ? DispatchTime.now().uptimeNanoseconds : nil
+    }
+
+    /// Records `stage` as lasting from `start` (from ``startStage()``) until now.
+    func endStage(_ stage: ImageProxyMetrics.Stage, since start: UInt64?) {
+        guard let start else { return }
+        stages[stage]?.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
+    }
+
+    /// Runs `body` as `stage`, timed when it returns.
+    func time<Value, Failure: Error>(_ stage: ImageProxyMetrics.Stage,
+                                     _ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+        let start = startStage()
+        let value = try body()
+        endStage(stage, since: start)
+        return value
+    }
+}
