@@ -25,7 +25,7 @@ import WebImage
     }
 
     @Test func minimumProgressIntervalThrottlesChunkReports() async throws {
-        let configuration = ImageDownloader.Configuration(minimumProgressInterval: .seconds(5))
+        let configuration = ImageDownloader.Configuration(minimumProgressInterval: .seconds(60))
         try await withLoader(configuration) { server, downloader in
             let body = testImage(payload: 40_000)
             server.route("/a", TestResponse(body: body, behavior: .drip(chunkSize: 4_000, interval: .milliseconds(5))))

@@ -71,9 +71,9 @@ import WebImage
             harness.origin.route("/held.jpg", held)
             let path = harness.signedPath("w:20", source: "/held.jpg")
             let leader = Task { try await harness.get(path) }
-            #expect(await eventually(timeout: 10) { harness.origin.requestCount(for: "/held.jpg") == 1 })
+            #expect(await eventually { harness.origin.requestCount(for: "/held.jpg") == 1 })
             let follower = Task { try await harness.get(path) }
-            #expect(await eventually(timeout: 10) { harness.proxy.statistics.snapshot.coalesced == 1 })
+            #expect(await eventually { harness.proxy.statistics.snapshot.coalesced == 1 })
             gate.open()
             #expect(try await leader.value.status == 200)
             #expect(try await follower.value.status == 200)

@@ -74,7 +74,7 @@ import WebImage
                     group.addTask { try await harness.get(path).status }
                 }
                 // The origin holds its answer until every request has joined the one flight.
-                #expect(await eventually(timeout: 20) { (try? metrics.expectCounter(M.coalesced).totalValue) == Int64(burst - 1) })
+                #expect(await eventually { (try? metrics.expectCounter(M.coalesced).totalValue) == Int64(burst - 1) })
                 gate.open()
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
@@ -102,9 +102,9 @@ import WebImage
                 harness.origin.route(name, held)
             }
             let first = Task { try await harness.get(harness.signedPath("w:20", source: "/q1.jpg")) }
-            #expect(await eventually(timeout: 10) { harness.proxy.limiter.load == (1, 0) })
+            #expect(await eventually { harness.proxy.limiter.load == (1, 0) })
             let second = Task { try await harness.get(harness.signedPath("w:20", source: "/q2.jpg")) }
-            #expect(await eventually(timeout: 10) { harness.proxy.limiter.load == (1, 1) })
+            #expect(await eventually { harness.proxy.limiter.load == (1, 1) })
             #expect(try metrics.expectMeter(M.queueDepth).lastValue == 1)
             #expect(try await harness.get(harness.signedPath("w:20", source: "/q3.jpg")).status == 429)
             #expect(try metrics.expectCounter(M.rejected).totalValue == 1)
