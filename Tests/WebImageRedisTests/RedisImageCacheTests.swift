@@ -10,7 +10,7 @@ import WebImage
         return try CodersManager.shared.encode(Image(pixels: pixels, hasAlpha: false), as: .png, options: ImageEncodeOptions())
     }
 
-    static let configuration = RedisImageCache.Configuration(client: .init(deadline: .seconds(2)))
+    static let configuration = RedisImageCache.Configuration(client: .init(deadline: .seconds(10)))
 
     @Test func storedBytesComeBackToAnotherInstanceAsADiskTierHit() async throws {
         let server = try await RedisServerProcess.start()
