@@ -19,19 +19,10 @@ enum EndToEndBenchmark {
         for fixture in fixtures.kinds {
             print(String(format: "fixture %@: %d bytes", fixture.name, fixture.data.count))
         }
-        let server = try await TestHTTPServer.start()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        var urls: [String] = []
-        for index in 0..<count {
-            let fixture = fixtures.fixture(for: index)
-            let path = "/e2e/\(index).\(fixture.fileExtension)"
-            server.route(path, TestResponse(body: fixture.data))
-            urls.append(server.url(path).absoluteString)
-        }
-        let urlFile = directory.appendingPathComponent("urls.txt")
-        try urls.joined(separator: "\n").write(to: urlFile, atomically: true, encoding: .utf8)
+        let (server, urlFile) = try await fixtures.serve(count: count, in: directory)
         guard let webimage = cli() else {
             try await server.shutdown()
             return

@@ -26,6 +26,22 @@ struct EndToEndFixtures {
         ])
     }
 
+    /// `count` distinct URLs on a new loopback server, in the mix of ``fixture(for:)``, listed one per line in
+    /// `directory/urls.txt` (which the caller creates and removes).
+    func serve(count: Int, in directory: URL) async throws -> (server: TestHTTPServer, urlFile: URL) {
+        let server = try await TestHTTPServer.start()
+        var urls: [String] = []
+        for index in 0..<count {
+            let fixture = fixture(for: index)
+            let path = "/images/\(index).\(fixture.fileExtension)"
+            server.route(path, TestResponse(body: fixture.data))
+            urls.append(server.url(path).absoluteString)
+        }
+        let urlFile = directory.appendingPathComponent("urls.txt")
+        try urls.joined(separator: "\n").write(to: urlFile, atomically: true, encoding: .utf8)
+        return (server, urlFile)
+    }
+
     /// The fixture served at position `index`: out of every 100, 55 JPEG, 11 PNG, 22 WebP, 11 GIF, 1 JPEG.
     func fixture(for index: Int) -> Kind {
         switch index % 100 {

@@ -16,19 +16,10 @@ enum FetchRSSBenchmark {
 
     private static func measure() async throws {
         let fixtures = try EndToEndFixtures.make()
-        let server = try await TestHTTPServer.start()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-rss-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        var urls: [String] = []
-        for index in 0..<count {
-            let fixture = fixtures.fixture(for: index)
-            let path = "/rss/\(index).\(fixture.fileExtension)"
-            server.route(path, TestResponse(body: fixture.data))
-            urls.append(server.url(path).absoluteString)
-        }
-        let list = directory.appendingPathComponent("urls.txt")
-        try urls.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        let (server, list) = try await fixtures.serve(count: count, in: directory)
         guard let webimage = EndToEndBenchmark.cli() else {
             try await server.shutdown()
             return
