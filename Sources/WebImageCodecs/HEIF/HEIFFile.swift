@@ -1,0 +1,82 @@
+import CHEIF
+import Foundation
+import WebImageCore
+
+/// A HEIF file read by libheif (`heif_context_read_from_memory_without_copy`), its primary image and that
+/// image's embedded thumbnails. The bytes must outlive it: callers keep them borrowed for its lifetime.
+///
+/// Reading parses the boxes only; no pixel memory exists until ``HEIFRaster`` decodes a handle. libheif's own
+/// per-side limit (32768 in 1.15, lowered here to the options' pixel limit when that is smaller) refuses huge
+/// `ispe` sizes while parsing; the primary image's displayed size is then checked against
+/// ``ImageDecodeOptions/maxPixelCount`` before decoding. Not thread-safe.
+final class HEIFFile {
+    private let context: OpaquePointer
+    let primary: OpaquePointer
+    /// The primary image's size as displayed (libheif applies `clap`, `irot` and `imir`).
+    let displaySize: PixelSize
+    let hasAlpha: Bool
+
+    init(_ bytes: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws {
+        guard !bytes.isEmpty else { throw WebImageError.badImageData(.empty) }
+        guard let context = heif_context_alloc() else {
+            throw WebImageError.badImageData(.corrupt("HEIF: libheif could not create a context"))
+        }
+        self.context = context
+        heif_context_set_maximum_image_size_limit(context, Int32(min(32768, max(1, options.maxPixelCount))))
+        var handle: OpaquePointer?
+        do {
+            try HEIFStatus.check(heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil))
+            try HEIFStatus.check(heif_context_get_primary_image_handle(context, &handle))
+        } catch {
+            heif_context_free(context)
+            throw error
+        }
+        guard let handle else {
+            heif_context_free(context)
+            throw WebImageError.badImageData(.corrupt("HEIF: no primary image"))
+        }
+        primary = handle
+        displaySize = PixelSize(width: Int(heif_image_handle_get_width(handle)),
+                                height: Int(heif_image_handle_get_height(handle)))
+        hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+        do {
+            try options.checkPixelCount(width: displaySize.width, height: displaySize.height)
+        } catch {
+            heif_image_handle_release(handle)
+            heif_context_free(context)
+            throw error
+        }
+    }
+
+    deinit {
+        heif_image_handle_release(primary)
+        heif_context_free(context)
+    }
+
+    /// The smallest embedded thumbnail at least `size` on both sides, if any, with its displayed size. The
+    /// caller releases the handle.
+    func thumbnail(atLeast size: PixelSize) -> (handle: OpaquePointer, size: PixelSize)? {
+        let count = Int(heif_image_handle_get_number_of_thumbnails(primary))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, Int32(count)))
+        var best: (handle: OpaquePointer, size: PixelSize)?
+        for id in ids.prefix(listed) {
+            var handle: OpaquePointer?
+            guard heif_image_handle_get_thumbnail(primary, id, &handle).code == heif_error_Ok, let handle else {
+                continue
+            }
+            let thumbSize = PixelSize(width: Int(heif_image_handle_get_width(handle)),
+                                      height: Int(heif_image_handle_get_height(handle)))
+            let fits = thumbSize.width >= size.width && thumbSize.height >= size.height
+                && thumbSize.pixelCount < displaySize.pixelCount
+            if fits, best.map({ thumbSize.pixelCount < $0.size.pixelCount }) ?? true {
+                if let previous = best { heif_image_handle_release(previous.handle) }
+                best = (handle, thumbSize)
+            } else {
+                heif_image_handle_release(handle)
+            }
+        }
+        return best
+    }
+}

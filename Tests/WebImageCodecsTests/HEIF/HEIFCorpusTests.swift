@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import WebImage
+
+/// Every file of `../shared/corpus/heif` against its `reference.tsv` line (see the corpus README).
+///
+/// HEVC files go to ``HEIFCoder`` (libheif 1.15 with libde265, as the reference `heif-convert`): 8-bit files
+/// are compared exactly with the reference MD5; 10- and 12-bit files decode to 16-bit storage and are compared
+/// with `heif-convert`'s 16-bit output within 3 per channel (both rounded to 8 bits). The two AV1 files
+/// (`example.avif`, `avif32.heif`) go to ``AVIFCoder`` by their brands; the reference there is libheif's AV1
+/// path, whose YUV→RGB conversion differs (by 8 and 58, see the README), so they are compared with `avifdec`
+/// (the same library, libavif 0.11) exactly and with the reference by size and alpha.
+@Suite struct HEIFCorpusTests {
+    static let valid = ISOBMFFReference.all(in: "heif").filter { !$0.isRejected }
+    static let rejected = ISOBMFFReference.all(in: "heif").filter(\.isRejected)
+
+    @Test func referenceListIsComplete() {
+        #expect(Self.valid.count == 14)
+        #expect(Self.rejected.count == 12)
+    }
+
+    @Test(arguments: valid)
+    func decodesToTheReference(reference: ISOBMFFReference) throws {
+        let data = try reference.data()
+        let image = try CodersManager.shared.decode(data, options: .init())
+        #expect(image.pixelSize == PixelSize(width: reference.width, height: reference.height))
+        #expect(image.frameCount == reference.frames)
+        #expect(image.orientation == .up)
+        #expect(image.pixels.containsTransparency == reference.hasAlpha)
+        #expect(image.pixelFormat == (reference.bitDepth > 8 ? .rgba16 : .rgba8))
+        if AVIFCoder().canDecode(data) {
+            #expect(image.format == .avif)
+            #expect(image.pixels == (try ReferenceDecoder.avifdec(reference.url)))
+            return
+        }
+        #expect(HEIFCoder().canDecode(data))
+        #expect(image.format == ImageFormat(sniffing: data))
+        if reference.bitDepth == 8 {
+            #expect(MD5.hex(canonicalRGBA8(image)) == reference.md5)
+        } else {
+            #expect(maxChannelDifference(image.pixels, try ReferenceDecoder.heifConvert(reference.url)) <= 3)
+        }
+    }
+
+    /// libheif's fuzzer files, an AVC-coded item, corrupted, truncated and empty files: each a typed
+    /// `badImageData` (1001), whichever coder (or none) the brands select.
+    @Test(arguments: rejected)
+    func rejectedFilesGiveBadImageData(reference: ISOBMFFReference) throws {
+        let data = try reference.data()
+        do {
+            let image = try CodersManager.shared.decode(data, options: .init())
+            Issue.record("\(reference.file) decoded to \(image.pixelSize)")
+        } catch let error as WebImageError {
+            #expect(error.code == 1001)
+        }
+    }
+
+    @Test func anAVCItemIsRefusedByLibheif() throws {
+        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("heif/avc32.heif"))
+        #expect(HEIFCoder().canDecode(data))
+        #expect(!AVIFCoder().canDecode(data))
+        #expect(throws: WebImageError.self) { try HEIFCoder().decode(data, options: .init()) }
+    }
+}
