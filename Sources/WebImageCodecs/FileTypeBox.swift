@@ -15,8 +15,8 @@ struct FileTypeBox: Equatable {
     enum Codec: Equatable {
         /// AV1: decoded by libavif (``AVIFCoder``).
         case av1
-        /// HEVC, or a HEIF file whose brands name no codec we route elsewhere: decoded by libheif
-        /// (``HEIFCoder``), which refuses codecs it has no plugin for.
+        /// HEVC, or a generic HEIF file whose brands do not name AV1: decoded by libheif (``HEIFCoder``), which
+        /// refuses codecs it has no decoder for.
         case heif
     }
 
@@ -53,13 +53,13 @@ struct FileTypeBox: Equatable {
     /// The codec family the brands announce, or nil when this is no HEIF/AVIF file.
     ///
     /// The major brand decides when it names a codec (`avif`/`avis` → AV1, `heic`… → HEVC); after a generic
-    /// major brand (`mif1`, `msf1`) the compatible brands do, AV1 first.
+    /// major brand (`mif1`, `msf1`) the compatible brands do: AV1 when they list `avif` or `avis`, else HEVC.
+    /// Any other major brand is no HEIF file, whatever the compatible brands say (libheif's own file-type
+    /// check, which `heif-convert` applies, refuses them too).
     var codec: Codec? {
         if Self.av1Brands.contains(majorBrand) { return .av1 }
         if Self.hevcBrands.contains(majorBrand) { return .heif }
-        let all = Set(compatibleBrands).union([majorBrand])
-        if !all.isDisjoint(with: Self.av1Brands) { return .av1 }
-        if !all.isDisjoint(with: Self.hevcBrands) || !all.isDisjoint(with: Self.genericBrands) { return .heif }
-        return nil
+        guard Self.genericBrands.contains(majorBrand) else { return nil }
+        return Set(compatibleBrands).isDisjoint(with: Self.av1Brands) ? .heif : .av1
     }
 }

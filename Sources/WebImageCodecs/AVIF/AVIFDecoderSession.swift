@@ -8,9 +8,10 @@ import WebImageCore
 /// The pixel limit is checked from the container (`ispe`, or a grid's output size) right after
 /// `avifDecoderParse`, before any AV1 data is decoded; libavif's own `imageSizeLimit`, which dav1d enforces on
 /// every frame it decodes, is then lowered to the same limit. libavif 0.11 refuses sizes over 16384 × 16384 or
-/// a side over 32768 while parsing (reported as corrupt data). Strict parsing stays on except for the `clap`
-/// check, which 0.11 applies with a chroma-alignment rule later libavif versions dropped: the crop is ours to
-/// apply (``AVIFGeometry``) and is validated there. Not thread-safe: callers serialise access.
+/// a side over 32768 while parsing (reported as corrupt data). Of libavif's strict checks only the one every
+/// later version keeps stays on (an alpha item needs `ispe`): a missing `pixi` is tolerated as libheif and
+/// browsers tolerate it, and 0.11's `clap` check applies a chroma-alignment rule later versions dropped, so
+/// the crop is validated and applied here (``AVIFGeometry``). Not thread-safe: callers serialise access.
 final class AVIFDecoderSession {
     /// The size frames are decoded at, before `clap`, `irot` and `imir`.
     let codedSize: PixelSize
@@ -36,7 +37,7 @@ final class AVIFDecoderSession {
         // libavif reads straight from this memory while decoding, so the session owns a copy.
         self.bytes = copy
         self.decoder = decoder
-        decoder.pointee.strictFlags = AVIF_STRICT_ENABLED.rawValue & ~AVIF_STRICT_CLAP_VALID.rawValue
+        decoder.pointee.strictFlags = AVIF_STRICT_ALPHA_ISPE_REQUIRED.rawValue
         decoder.pointee.ignoreExif = AVIF_TRUE
         decoder.pointee.ignoreXMP = AVIF_TRUE
         var result = avifDecoderSetIOMemory(decoder, copy.baseAddress?.assumingMemoryBound(to: UInt8.self), copy.count)

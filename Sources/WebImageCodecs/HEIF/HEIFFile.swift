@@ -26,7 +26,7 @@ final class HEIFFile {
         var handle: OpaquePointer?
         do {
             try HEIFStatus.check(heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil))
-            try HEIFStatus.check(heif_context_get_primary_image_handle(context, &handle))
+            try HEIFStatus.check(heif_context_get_image_handle(context, try Self.primaryID(context), &handle))
         } catch {
             heif_context_free(context)
             throw error
@@ -39,13 +39,21 @@ final class HEIFFile {
         displaySize = PixelSize(width: Int(heif_image_handle_get_width(handle)),
                                 height: Int(heif_image_handle_get_height(handle)))
         hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
-        do {
-            try options.checkPixelCount(width: displaySize.width, height: displaySize.height)
-        } catch {
-            heif_image_handle_release(handle)
-            heif_context_free(context)
-            throw error
+        // Fully initialised: a throw from here on runs deinit, which releases the handle and the context.
+        try options.checkPixelCount(width: displaySize.width, height: displaySize.height)
+    }
+
+    /// The primary item, or the first top-level image when `pitm` names an item that is not one (a thumbnail
+    /// or a grid tile): the image `heif-convert` and later libheif versions show for such files.
+    private static func primaryID(_ context: OpaquePointer) throws -> heif_item_id {
+        var id: heif_item_id = 0
+        try HEIFStatus.check(heif_context_get_primary_image_ID(context, &id))
+        guard heif_context_is_top_level_image_ID(context, id) == 0 else { return id }
+        var first: heif_item_id = 0
+        guard heif_context_get_list_of_top_level_image_IDs(context, &first, 1) == 1 else {
+            throw WebImageError.badImageData(.corrupt("HEIF: the file has no top-level image"))
         }
+        return first
     }
 
     deinit {

@@ -9,7 +9,10 @@ import WebImageCore
 /// raster is the displayed image. Premultiplied alpha (`prem`) is divided out here.
 enum HEIFRaster {
     static func decode(_ handle: OpaquePointer, store: inout RasterStore) throws -> PixelBuffer {
-        let wide = heif_image_handle_get_luma_bits_per_pixel(handle) > 8
+        // A file without a usable `hvcC`/`av1C`/`pixi` has no bit depth; `heif-convert` refuses it the same way.
+        let depth = heif_image_handle_get_luma_bits_per_pixel(handle)
+        guard depth > 0 else { throw WebImageError.badImageData(.corrupt("HEIF: the image has no defined bit depth")) }
+        let wide = depth > 8
         let chroma = wide ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA
         var image: OpaquePointer?
         try HEIFStatus.check(heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, nil))

@@ -50,7 +50,10 @@ import WebImage
     }
 
     @Test func otherFilesAreNotClaimed() {
-        for data in [Self.fileStart(major: "isom", compatible: ["isom", "mp41"]), Data("ftyp".utf8), Data(),
+        // A major brand outside the HEIF family is not claimed even when compatible brands name HEIF codecs.
+        for data in [Self.fileStart(major: "isom", compatible: ["isom", "mp41"]),
+                     Self.fileStart(major: "    ", compatible: ["mif1", "heic"]),
+                     Self.fileStart(major: "mp42", compatible: ["mif1", "avif"]), Data("ftyp".utf8), Data(),
                      Data([0, 0, 0, 0x18] + Array("moov".utf8) + [UInt8](repeating: 0, count: 16))] {
             #expect(!AVIFCoder().canDecode(data))
             #expect(!HEIFCoder().canDecode(data))
