@@ -38,12 +38,11 @@ enum HEIFEncoder {
         }
         defer { heif_encoding_options_free(encoding) }
         encoding.pointee.image_orientation = heif_orientation(rawValue: UInt32(orientation.rawValue))
-        let nclx = options.lossless ? heif_nclx_color_profile_alloc() : nil
-        defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
-        if let nclx {
-            nclx.pointee.matrix_coefficients = heif_matrix_coefficients_RGB_GBR
-            nclx.pointee.full_range_flag = 1
-            encoding.pointee.output_nclx_profile = nclx
+        if options.lossless {
+            try setIdentityMatrix(image)
+            // libheif 1.15 leaves the `nclx` box out by default (for old macOS); without it a decoder would read
+            // the RGB samples as YCbCr.
+            encoding.pointee.macOS_compatibility_workaround_no_nclx_profile = 0
         }
         try HEIFStatus.checkEncoding(heif_context_encode_image(context, image, encoder, encoding, nil))
         return try write(context)
@@ -59,6 +58,18 @@ enum HEIFEncoder {
         if options.resolvedEffort == .fastest {
             try HEIFStatus.checkEncoding(heif_encoder_set_parameter_string(encoder, "preset", "ultrafast"))
         }
+    }
+
+    /// Marks `image` as RGB stored as is (`nclx` matrix 0, full range): libheif 1.15's HEVC path converts with
+    /// the image's own profile, not the encoding options' `output_nclx_profile`.
+    private static func setIdentityMatrix(_ image: OpaquePointer) throws {
+        guard let nclx = heif_nclx_color_profile_alloc() else {
+            throw WebImageError.encodingFailed(format: .heic, reason: "libheif could not allocate a colour profile")
+        }
+        defer { heif_nclx_color_profile_free(nclx) }
+        nclx.pointee.matrix_coefficients = heif_matrix_coefficients_RGB_GBR
+        nclx.pointee.full_range_flag = 1
+        try HEIFStatus.checkEncoding(heif_image_set_nclx_color_profile(image, nclx))
     }
 
     /// A libheif RGB(A) image holding `pixels` (8-bit RGBA); alpha only when some pixel is not opaque.

@@ -25,7 +25,8 @@ import WebImage
                       "Summer_in_Tomsk_720p_5x4_grid.avif"])
     func truncatedFilesGiveBadImageData(file: String) throws {
         let data = try corpus(file)
-        for length in [1, 12, 20, 32, 100, data.count / 3, data.count / 2, data.count - 1] {
+        // Not the last byte: these files end with an Exif item, which the decoder does not read.
+        for length in [1, 12, 20, 32, 100, data.count / 3, data.count / 2, data.count * 9 / 10] {
             let outcome = reason { _ = try AVIFCoder().decode(data.prefix(length), options: .init()) }
             #expect(outcome != nil, "\(file) cut to \(length) bytes decoded")
             #expect(outcome.map { !$0.hasPrefix("not") && !$0.hasPrefix("untyped") } ?? true, "\(file): \(outcome ?? "")")
@@ -53,11 +54,11 @@ import WebImage
         #expect(outcome?.hasPrefix("corrupt image data: AVIF: BMFF parsing failed") == true, "\(outcome ?? "decoded")")
     }
 
-    /// A container that says 1280 × 720 around an AV1 stream of another size is refused at decode, not trusted.
-    @Test func streamLargerThanTheContainerIsRefused() throws {
+    /// A container that declares less than its AV1 stream holds (640 × 360 around 1280 × 720): libavif shows
+    /// the declared part, so the raster never outgrows what the container announced.
+    @Test func streamLargerThanTheContainerShowsTheDeclaredSize() throws {
         let data = ISOBMFFMutation.declaringSize(try corpus("still_picture.avif"), width: 640, height: 360)
-        let outcome = reason { _ = try AVIFCoder().decode(data, options: .init()) }
-        #expect(outcome?.hasPrefix("corrupt image data: AVIF") == true, "\(outcome ?? "decoded")")
+        #expect(try AVIFCoder().decode(data, options: .init()).pixelSize == PixelSize(width: 640, height: 360))
     }
 
     @Test func flippedBytesNeverCrash() throws {

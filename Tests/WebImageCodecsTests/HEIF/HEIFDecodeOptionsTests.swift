@@ -33,12 +33,20 @@ import WebImage
                 == BadImageDataReason.tooManyPixels(width: 12_000, height: 12_000, limit: 100_000_000).description)
     }
 
-    /// Past libheif's per-side limit, or zero-sized: refused while libheif parses.
-    @Test(arguments: [(UInt32(100_000), UInt32(100_000)), (40_000, 8), (0, 0)])
+    /// Past libheif's per-side limit: refused while libheif parses.
+    @Test(arguments: [(UInt32(100_000), UInt32(100_000)), (40_000, 8)])
     func sizesLibheifRefusesAreBadImageData(width: UInt32, height: UInt32) throws {
         let data = ISOBMFFMutation.declaringSize(try corpus("arrow.heic"), width: width, height: height)
         let outcome = reason { _ = try HEIFCoder().decode(data, options: .init()) }
-        #expect(outcome?.hasPrefix("corrupt image data: HEIF") == true, "\(outcome ?? "decoded")")
+        #expect(outcome?.hasPrefix("corrupt image data: HEIF: Memory allocation error: Security limit exceeded") == true,
+                "\(outcome ?? "decoded")")
+    }
+
+    /// A zero-sized image (a grid and its tiles declaring 0 × 0) is refused before decoding.
+    @Test func zeroSizedGridIsRefused() throws {
+        let data = ISOBMFFMutation.declaringSize(try corpus("arrow.heic"), width: 0, height: 0)
+        #expect(reason { _ = try HEIFCoder().decode(data, options: .init()) }
+                == BadImageDataReason.corrupt("image dimensions 0x0 are not positive").description)
     }
 
     @Test(arguments: ["colors-with-alpha.heic", "arrow.heic", "RGBA_12__29x100.heif"])
