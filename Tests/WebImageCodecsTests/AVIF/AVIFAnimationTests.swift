@@ -61,6 +61,24 @@ import WebImage
         }
     }
 
+    /// A real 1,001-frame sequence (tiny frames, written by our encoder) is refused from its sample table by
+    /// the default 1,000-frame limit, before any frame is decoded; with `firstFrameOnly` it decodes.
+    @Test func defaultFrameLimitRefusesALongSequence() throws {
+        let frame = ImageFrame(pixels: WebPTestImages.solid(width: 2, height: 2, [200, 10, 10, 255]), duration: 0.01)
+        let data = try AVIFCoder().encode(Image(frames: Array(repeating: frame, count: 1_001)), as: .avif,
+                                          options: .init(quality: 0.5, effort: .fastest))
+        for attempt in [{ _ = try AVIFCoder().decode(data, options: .init()) },
+                        { _ = try AnimatedImage(data: data) }] {
+            do {
+                try attempt()
+                Issue.record("a 1,001-frame sequence passed the default limit")
+            } catch let error as WebImageError {
+                #expect(error.description == BadImageDataReason.tooManyFrames(limit: 1_000).description)
+            }
+        }
+        #expect(try AVIFCoder().decode(data, options: .init(firstFrameOnly: true)).frameCount == 1)
+    }
+
     @Test func animationPixelLimitIsCheckedFromTheHeader() throws {
         let data = try corpus(Self.files[0])
         do {
