@@ -84,7 +84,6 @@ struct ReferenceDecoderFailure: Error {
     let tool: String
     let status: Int32
 }
-
 /// `pixels` with the corpus's transform strings applied in order (`clap:WxH@X,Y`, `irot:N` = N × 90°
 /// anticlockwise, `imir:0` = top and bottom swapped, `imir:1` = left and right swapped): how the README turns
 /// `avifdec`'s coded output into the displayed image.
