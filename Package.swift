@@ -34,6 +34,9 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp libwebpdemux libwebpmux",
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // No pkg-config: libavif.pc adds -DAVIF_DLL (Windows-only), a flag SwiftPM refuses with a warning.
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // zlib, for the loopback server's gzip and deflate response bodies.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Whole-buffer deflate, about twice zlib's speed at level 1: the PNG writer's fast setting.
@@ -50,7 +53,7 @@ let package = Package(
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim",
-                               "CDeflate"]),
+                               "CDeflate", "CAVIF", "CHEIF"]),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs", "CSystemShim",
                                                  .product(name: "Crypto", package: "swift-crypto"),
@@ -113,7 +116,8 @@ let package = Package(
                           path: "Tests/CacheCrashWriter"),
         .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"]),
         .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"]),
-        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport"],
+        // CHEIF: the HEIF tests build files with embedded thumbnails through libheif itself.
+        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport", "CHEIF"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "PeakRSS", "TestSupport"]),
         // Child process for the CLI memory tests: runs a command and reports the command's own peak RSS.

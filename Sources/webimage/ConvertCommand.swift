@@ -5,10 +5,10 @@ import WebImage
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Re-encode an image as JPEG, PNG (APNG), GIF or WebP.",
+        abstract: "Re-encode an image as JPEG, PNG (APNG), GIF, WebP, AVIF or HEIC.",
         discussion: """
-            The format comes from --format or OUT's extension. GIF, PNG (as APNG) and WebP keep every frame of \
-            an animation; JPEG gets the first frame.
+            The format comes from --format or OUT's extension. GIF, PNG (as APNG), WebP and AVIF (as a \
+            sequence) keep every frame of an animation; JPEG and HEIC get the first frame.
             """)
 
     @Argument(help: ArgumentHelp("The image to read.", valueName: "IN"))
@@ -17,15 +17,15 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to write.", valueName: "OUT"))
     var output: String
 
-    @Option(help: ArgumentHelp("Output format: jpeg, png, gif or webp (default: from OUT's extension).",
+    @Option(help: ArgumentHelp("Output format: jpeg, png, gif, webp, avif or heic (default: from OUT's extension).",
                                valueName: "FORMAT"))
     var format: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Lossy quality from 0 to 1 (JPEG, lossy WebP). Default 1.", valueName: "Q"))
+            help: ArgumentHelp("Lossy quality from 0 to 1 (JPEG, lossy WebP, AVIF, HEIC). Default 1.", valueName: "Q"))
     var quality: OptionValue<Double>?
 
-    @Flag(help: "Encode WebP losslessly.")
+    @Flag(help: "Encode WebP, AVIF or HEIC losslessly.")
     var lossless = false
 
     @Option(parsing: .unconditional,

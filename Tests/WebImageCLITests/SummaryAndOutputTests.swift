@@ -68,13 +68,15 @@ import WebImage
         #expect(throws: CLIFailure.self) { try OutputFormat.resolve("tga", path: "x.png") }
         #expect(throws: CLIFailure.self) { try OutputFormat.resolve(nil, path: "x") }
         #expect(throws: CLIFailure.self) { try OutputFormat.resolve(nil, path: "x.xyz") }
-        #expect(OutputFormat.keepsAnimation(.gif) && OutputFormat.keepsAnimation(.png) && OutputFormat.keepsAnimation(.webp))
+        #expect(OutputFormat.keepsAnimation(.gif) && OutputFormat.keepsAnimation(.png) && OutputFormat.keepsAnimation(.webp)
+            && OutputFormat.keepsAnimation(.avif))
+        #expect(!OutputFormat.keepsAnimation(.heic))
         #expect(!OutputFormat.keepsAnimation(.jpeg))
         do {
             _ = try OutputFormat.resolve("tga", path: "out.png")
             Issue.record("expected a failure")
         } catch let failure as CLIFailure {
-            #expect(failure.description == "webimage: out.png: unknown --format 'tga': use jpeg, png, gif or webp")
+            #expect(failure.description == "webimage: out.png: unknown --format 'tga': use jpeg, png, gif, webp, avif or heic")
         }
     }
 

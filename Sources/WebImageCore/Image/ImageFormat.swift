@@ -9,7 +9,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// Sniffs the format from the first bytes, with SDWebImage's table.
     ///
     /// FF → JPEG, 89 → PNG, 47 → GIF, 49/4D → TIFF, 42 → BMP, `RIFF....WEBP` → WebP,
-    /// `....ftypheic|heix|hevc|hevx` → HEIC, `....ftypmif1|msf1` → HEIF, `....ftypavif` → AVIF,
+    /// `....ftypheic|heix|hevc|hevx` → HEIC, `....ftypmif1|msf1` → HEIF, `....ftypavif|avis` → AVIF,
     /// `%PDF` → PDF, data whose last 100 bytes contain `</svg>` → SVG.
     public init(sniffing data: Data) {
         self = data.withUnsafeBytes { Self.sniff(UnsafeRawBufferPointer($0)) }
@@ -35,7 +35,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
                 switch brand {
                 case "heic", "heix", "hevc", "hevx": return .heic
                 case "mif1", "msf1": return .heif
-                case "avif": return .avif
+                case "avif", "avis": return .avif
                 default: break
                 }
             }

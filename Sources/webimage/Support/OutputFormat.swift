@@ -4,7 +4,7 @@ import WebImage
 /// Which format an output file gets: from `--format` when given, else from its extension.
 enum OutputFormat {
     /// The formats the messages suggest.
-    static let choices = "jpeg, png, gif or webp"
+    static let choices = "jpeg, png, gif, webp, avif or heic"
 
     /// The format for `path`: `format` (`jpeg`, `jpg`, `png`, `gif`, `webp`, …) if given, else the extension's.
     ///
@@ -39,7 +39,7 @@ enum OutputFormat {
 
     /// Whether `format` can hold an animation, so `convert` keeps every frame.
     static func keepsAnimation(_ format: ImageFormat) -> Bool {
-        [.gif, .png, .webp].contains(format)
+        [.gif, .png, .webp, .avif].contains(format)
     }
 
     /// `image` encoded as `format`; encoder errors become failures about `path`.

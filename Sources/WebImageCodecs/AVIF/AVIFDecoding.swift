@@ -1,0 +1,39 @@
+import Foundation
+import WebImageCore
+
+/// One-shot decode of an AVIF file: a still (into the caller's raster store) or every frame of an `avis`
+/// sequence, cropped and turned upright by the container's transforms, then brought to the options' size.
+enum AVIFDecoding {
+    static func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
+        let session = try AVIFDecoderSession(data, options: options)
+        let frameCount = options.firstFrameOnly ? 1 : session.frameCount
+        try options.checkAnimation(frameCount: frameCount, canvas: session.displaySize)
+        guard frameCount > 1 else {
+            let pixels = session.geometry.apply(to: try session.raster(at: 0, store: &store))
+            let image = Image(frames: [ImageFrame(pixels: pixels)], format: .avif, hasAlpha: session.hasAlpha)
+            return options.finish(image, sourceSize: session.displaySize)
+        }
+        let target = options.targetSize(forSource: session.displaySize, frameCount: frameCount)
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(frameCount)
+        for index in 0..<frameCount {
+            frames.append(ImageFrame(pixels: try frame(session, at: index, size: target),
+                                     duration: session.duration(at: index)))
+        }
+        let image = Image(frames: frames, loopCount: AVIFDecoding.loopCount, format: .avif, hasAlpha: session.hasAlpha)
+        return options.finish(image, targetSize: target)
+    }
+
+    /// libavif 0.11 reads no repetition count (the `elst` box's loop flag), so every sequence plays forever,
+    /// as browsers play an `avis` without one.
+    static let loopCount = 0
+
+    /// Frame `index` upright, resampled to `size` when given (each frame is scaled as it is decoded, so only
+    /// one full-size raster exists at a time).
+    static func frame(_ session: AVIFDecoderSession, at index: Int, size: PixelSize?) throws -> PixelBuffer {
+        var store = RasterStore.fresh
+        let pixels = session.geometry.apply(to: try session.raster(at: index, store: &store))
+        guard let size, size != pixels.size else { return pixels }
+        return Resampler.resample(pixels, to: size)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import WebImageCore
+
+/// Decodes HEIF and HEIC with libheif 1.15 (HEVC by libde265) and encodes HEIC with its x265 encoder.
+///
+/// Decoding gives the primary image: 8-bit, or 16-bit storage for 10- and 12-bit sources; alpha (straight,
+/// divided out when the file says `prem`); grids; the `clap`, `irot` and `imir` transforms, which libheif
+/// applies (the image comes out upright with orientation `.up`; an EXIF orientation is not applied again). A
+/// thumbnail or scale-down request uses the file's embedded thumbnail when it is at least the requested size.
+/// Files are routed here by their `ftyp` brands: `heic`, `heix`, `hevc`, `hevx`, or a generic `mif1`/`msf1`
+/// whose compatible brands do not name AV1 (those go to ``AVIFCoder``). libheif refuses codecs it has no
+/// decoder for (AVC, JPEG 2000) with a typed error.
+///
+/// Not supported by Debian's libheif 1.15, so not here: image sequences (`msf1`, `.heics`; it has no track
+/// API): their primary image decodes as a still, and a file with only a track is refused; partial display
+/// while downloading (the progressive decoder shows nothing until the file is complete).
+///
+/// ```swift
+/// let image = try HEIFCoder().decode(data, options: ImageDecodeOptions())
+/// let heic = try HEIFCoder().encode(image, as: .heic, options: ImageEncodeOptions(quality: 0.8))
+/// ```
+public final class HEIFCoder: ProgressiveImageCoding {
+    /// A coder; it holds no state, so one instance can serve every thread.
+    public init() {}
+
+    /// Whether the `ftyp` brands announce HEVC or a generic HEIF file (see ``FileTypeBox/codec``).
+    public func canDecode(_ data: Data) -> Bool {
+        FileTypeBox(data)?.codec == .heif
+    }
+
+    /// Decodes the primary image (or a large-enough embedded thumbnail); throws
+    /// ``WebImageError/badImageData(_:)`` for empty, truncated, corrupt, unsupported or oversized files.
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        var store = RasterStore.fresh
+        return try HEIFDecoding.decode(data, store: &store, options: options)
+    }
+
+    /// Decodes like ``decode(_:options:)``, copying libheif's output into `buffer`'s storage (see
+    /// ``ImageDecoding/decode(_:reusing:options:)``).
+    public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
+        try RasterStore.reusing(&buffer) { store in try HEIFDecoding.decode(data, store: &store, options: options) }
+    }
+
+    /// Whether a download starting with these bytes is HEIF (the decoder shows nothing until it is complete).
+    public func canDecodeIncrementally(_ data: Data) -> Bool {
+        canDecode(data)
+    }
+
+    /// A decoder that returns no partial image and decodes the complete file at the end.
+    public func makeProgressiveDecoder(options: ImageDecodeOptions) -> any ProgressiveImageDecoder {
+        WholeFileProgressiveDecoder { [self] data in try decode(data, options: options) }
+    }
+
+    /// True for ``ImageFormat/heic`` and ``ImageFormat/heif`` (both written as HEVC-coded HEIC).
+    public func canEncode(to format: ImageFormat) -> Bool {
+        format == .heic || format == .heif
+    }
+
+    /// Encodes the first frame as HEIC (libheif 1.15 writes no sequences); see ``HEIFEncoder`` for quality,
+    /// lossless, effort and orientation. `maxPixelSize` shrinks (never enlarges) first; `maxFileSize` is not
+    /// supported (the first encode is returned).
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        guard canEncode(to: format) else {
+            throw WebImageError.encodingFailed(format: format, reason: "HEIFCoder only writes HEIC")
+        }
+        let pixels = EncoderInput.fitted(image.frames[0].pixels, options: options)
+        return try HEIFEncoder.encode(pixels, orientation: image.orientation, options: options)
+    }
+}
