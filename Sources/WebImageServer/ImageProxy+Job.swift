@@ -21,7 +21,8 @@ extension ImageProxy {
         }
         let source = try configuration.sourcePolicy.check(parsed.source)
         let format = FormatChoice(explicit: options.format ?? parsed.extensionFormat, accept: accept,
-                                  negotiates: configuration.negotiatesFormat)
+                                  negotiates: configuration.negotiatesFormat,
+                                  negotiatesAVIF: configuration.negotiatesAVIF)
         let key = ResultKey.make(source: source.absoluteString, options: options, format: format,
                                  defaultQuality: configuration.defaultQuality)
         return ProxyJob(source: source, options: options, format: format, key: key)

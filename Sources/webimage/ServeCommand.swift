@@ -77,6 +77,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-negotiation"), help: "Never choose the format from Accept (no Vary: Accept).")
     var noNegotiation = false
 
+    @Flag(name: .customLong("no-avif-negotiation"), help: "Negotiate WebP but never AVIF (AVIF costs more CPU).")
+    var noAVIFNegotiation = false
+
     @Option(name: .customLong("source-ca"),
             help: ArgumentHelp("PEM file of a certificate authority trusted for https sources besides the system's "
                                + "(repeatable).", valueName: "FILE"))
@@ -155,7 +158,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                option: "--drain-seconds", default: 20, allowZero: true)
         let cacheDirectory = source.text(cacheDir, "WEBIMAGE_CACHE_DIR").map { URL(fileURLWithPath: $0) }
             ?? DiskCache.defaultBaseDirectory.appendingPathComponent("serve")
-        let configuration = ImageProxyConfiguration(
+        var configuration = ImageProxyConfiguration(
             keyPairs: pairs, allowsUnsigned: unsigned,
             sourcePolicy: SourcePolicy(allowedPrefixes: source.list(allowedSources, "WEBIMAGE_ALLOWED_SOURCES"),
                                        allowsPrivateAddresses: source.flag(allowPrivateSources,
@@ -165,6 +168,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                        option: "--max-src-bytes", default: 50_000_000),
             maxSourcePixels: megapixels * 1_000_000, workers: workerCount, queueSize: queueSize,
             negotiatesFormat: !source.flag(noNegotiation, "WEBIMAGE_NO_NEGOTIATION"))
+        configuration.negotiatesAVIF = !source.flag(noAVIFNegotiation, "WEBIMAGE_NO_AVIF_NEGOTIATION")
         var settings = ServeSettings(host: host, port: port, configuration: configuration,
                                      drainTimeout: .seconds(drain), metrics: metrics)
         try settings.readLogging(level: logLevel, accessLog: accessLog, from: source)

@@ -42,7 +42,8 @@ import WebImage
                            "WEBIMAGE_SALT": "68656C6C6F,73616c74", "WEBIMAGE_ALLOW_PRIVATE_SOURCES": "1",
                            "WEBIMAGE_ALLOWED_SOURCES": "https://a.example/, https://b.example/",
                            "WEBIMAGE_MAX_SRC_BYTES": "1000", "WEBIMAGE_MAX_SRC_MEGAPIXELS": "3",
-                           "WEBIMAGE_WORKERS": "3", "WEBIMAGE_CACHE_DIR": "/tmp/x", "WEBIMAGE_NO_NEGOTIATION": "true"]
+                           "WEBIMAGE_WORKERS": "3", "WEBIMAGE_CACHE_DIR": "/tmp/x", "WEBIMAGE_NO_NEGOTIATION": "true",
+                           "WEBIMAGE_NO_AVIF_NEGOTIATION": "1"]
         let settings = try ServeCommand.parse(["--workers", "5"]).makeSettings(environment: environment)
         #expect(settings.host == "0.0.0.0" && settings.port == 9000)
         let configuration = settings.configuration
@@ -52,10 +53,11 @@ import WebImage
         #expect(configuration.maxSourceBytes == 1000 && configuration.maxSourcePixels == 3_000_000)
         #expect(configuration.workers == 5 && configuration.queueSize == 10)
         #expect(configuration.cacheDirectory?.path == "/tmp/x")
-        #expect(!configuration.negotiatesFormat && !configuration.allowsUnsigned)
+        #expect(!configuration.negotiatesFormat && !configuration.negotiatesAVIF && !configuration.allowsUnsigned)
         let defaults = try ServeCommand.parse(["--allow-unsigned"]).makeSettings(environment: [:])
         #expect(defaults.host == "127.0.0.1" && defaults.port == 8080)
         #expect(defaults.drainTimeout == .seconds(20))
+        #expect(defaults.configuration.negotiatesFormat && defaults.configuration.negotiatesAVIF)
         #expect(!defaults.configuration.sourcePolicy.allowsPrivateAddresses)
         #expect(defaults.configuration.maxSourcePixels == 50_000_000)
         #expect(defaults.logLevel == .warning && defaults.accessLog)

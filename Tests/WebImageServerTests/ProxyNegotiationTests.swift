@@ -3,7 +3,8 @@ import Testing
 import WebImage
 @testable import WebImageServer
 
-/// Format negotiation on `Accept`: WebP when listed, else the source's format; `Vary` only when it decided.
+/// Format negotiation on `Accept`: AVIF, then WebP when listed, else the source's format; `Vary` only when it
+/// decided.
 @Suite struct ProxyNegotiationTests {
     @Test func acceptChoosesTheFormatAndVaries() async throws {
         try await ProxyHarness.with { harness in
@@ -11,8 +12,13 @@ import WebImage
             harness.serve("/a.png", try Fixtures.png(40, 30), contentType: "image/png")
             let path = harness.signedPath("w:20", source: "/a.jpg")
             let browser = try await harness.get(path, headers: [("Accept", "image/avif,image/webp,image/*,*/*;q=0.8")])
-            #expect(browser.header("Content-Type") == "image/webp")
+            #expect(browser.header("Content-Type") == "image/avif")
             #expect(browser.header("Vary") == "Accept")
+            let avif = try CodersManager.shared.decode(browser.body, options: ImageDecodeOptions())
+            #expect(avif.format == .avif && avif.pixelWidth == 20 && avif.pixelHeight == 15)
+            let older = try await harness.get(path, headers: [("Accept", "image/webp,image/*,*/*;q=0.8")])
+            #expect(older.header("Content-Type") == "image/webp")
+            #expect(older.header("Vary") == "Accept")
             let curl = try await harness.get(path, headers: [("Accept", "*/*")])
             #expect(curl.header("Content-Type") == "image/jpeg")
             #expect(curl.header("Vary") == "Accept")
@@ -24,8 +30,33 @@ import WebImage
                                                  headers: [("Accept", "image/webp")])
             #expect(explicit.header("Content-Type") == "image/png")
             #expect(explicit.header("Vary") == nil)
-            // Two buckets for one source: webp and the source's own format.
-            #expect(harness.proxy.statistics.snapshot.encodes == 4)
+            // Three buckets for one source (avif, webp and the source's own format), and two for the others.
+            #expect(harness.proxy.statistics.snapshot.encodes == 5)
+        }
+    }
+
+    @Test func avifNegotiationCanBeTurnedOffAlone() async throws {
+        let configuration = ProxyHarness.configuration { $0.negotiatesAVIF = false }
+        try await ProxyHarness.with(configuration) { harness in
+            harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
+            let path = harness.signedPath("w:20", source: "/a.jpg")
+            let browser = try await harness.get(path, headers: [("Accept", "image/avif,image/webp,*/*")])
+            #expect(browser.header("Content-Type") == "image/webp")
+            #expect(browser.header("Vary") == "Accept")
+            let named = try await harness.get(harness.signedPath("w:20/f:avif", source: "/a.jpg"))
+            #expect(named.header("Content-Type") == "image/avif")
+        }
+    }
+
+    @Test func aMaxBytesLimitIsMetByAVIFToo() async throws {
+        try await ProxyHarness.with { harness in
+            harness.serve("/big.jpg", try Fixtures.jpeg(400, 300))
+            let full = try await harness.get(harness.signedPath("w:300/f:avif/q:100", source: "/big.jpg"))
+            let limit = full.body.count / 2
+            let capped = try await harness.get(harness.signedPath("w:300/f:avif/q:100/mb:\(limit)", source: "/big.jpg"))
+            #expect(capped.status == 200 && capped.header("Content-Type") == "image/avif")
+            #expect(capped.body.count <= limit)
+            #expect(try CodersManager.shared.decode(capped.body, options: ImageDecodeOptions()).pixelWidth == 300)
         }
     }
 

@@ -14,18 +14,30 @@ import WebImageCore
 /// - Orientation: written as `irot`/`imir`, so the image displays (and decodes) upright.
 /// - Sequences: each frame's duration in milliseconds (timescale 1000); libavif 0.11 cannot write a
 ///   repetition count, so sequences play forever whatever the loop count.
+/// - File size: with ``ImageEncodeOptions/maxFileSize`` (lossy only), the largest whole quality (0…100) up to
+///   the requested one whose output fits, as the JPEG and WebP encoders choose it.
 enum AVIFEncoder {
     static func encode(_ frames: [ImageFrame], orientation: ImageOrientation, options: ImageEncodeOptions) throws -> Data {
         let size = frames[0].pixels.size
         guard frames.allSatisfy({ $0.pixels.size == size }) else {
             throw WebImageError.encodingFailed(format: .avif, reason: "animation frames differ in size")
         }
+        guard !options.lossless, let limit = options.maxFileSize else {
+            return try encode(frames, orientation: orientation, options: options, quality: options.quality)
+        }
+        return try QualitySearch.largestFitting(limit, requested: Int((options.quality * 100).rounded()), lowest: 0) {
+            try encode(frames, orientation: orientation, options: options, quality: Double($0) / 100)
+        }
+    }
+
+    private static func encode(_ frames: [ImageFrame], orientation: ImageOrientation, options: ImageEncodeOptions,
+                               quality: Double) throws -> Data {
         guard let encoder = avifEncoderCreate() else {
             throw WebImageError.encodingFailed(format: .avif, reason: "libavif could not create an encoder")
         }
         defer { avifEncoderDestroy(encoder) }
         let quantizer = options.lossless ? Int32(AVIF_QUANTIZER_LOSSLESS)
-            : Int32(((1 - options.quality) * Double(AVIF_QUANTIZER_WORST_QUALITY)).rounded())
+            : Int32(((1 - quality) * Double(AVIF_QUANTIZER_WORST_QUALITY)).rounded())
         encoder.pointee.minQuantizer = quantizer
         encoder.pointee.maxQuantizer = quantizer
         encoder.pointee.minQuantizerAlpha = quantizer

@@ -18,7 +18,9 @@ enum JPEGEncoding {
         let quality = max(1, min(100, Int((options.quality * 100).rounded())))
         var jpeg: Data
         if let maxFileSize = options.maxFileSize {
-            jpeg = try largestFitting(maxFileSize, upTo: quality, pixels, handle)
+            jpeg = try QualitySearch.largestFitting(maxFileSize, requested: quality, lowest: 1) {
+                try compress(pixels, quality: $0, handle)
+            }
         } else {
             jpeg = try compress(pixels, quality: quality, handle)
         }
@@ -29,28 +31,6 @@ enum JPEGEncoding {
             jpeg.insert(contentsOf: EXIFOrientation.app1Segment(for: image.orientation), at: min(at, jpeg.count))
         }
         return jpeg
-    }
-
-    /// Binary search over qualities 1…`upTo` for the largest whose output is at most `limit` bytes.
-    private static func largestFitting(_ limit: Int, upTo highest: Int, _ pixels: PixelBuffer,
-                                       _ handle: TurboJPEGHandle) throws -> Data {
-        var low = 1, high = highest
-        var best: Data?
-        var smallest: Data?
-        while low <= high {
-            let quality = (low + high) / 2
-            let candidate = try compress(pixels, quality: quality, handle)
-            if candidate.count <= limit {
-                best = candidate
-                low = quality + 1
-            } else {
-                if smallest.map({ candidate.count < $0.count }) ?? true { smallest = candidate }
-                high = quality - 1
-            }
-        }
-        if let best { return best }
-        // Nothing fits: quality 1 gives the smallest output, and the search has just tried it.
-        return try smallest ?? compress(pixels, quality: 1, handle)
     }
 
     private static func compress(_ pixels: PixelBuffer, quality: Int, _ handle: TurboJPEGHandle) throws -> Data {

@@ -11,22 +11,9 @@ enum WebPStillEncoder {
         guard !options.lossless, let limit = options.maxFileSize else {
             return try encode(pixels, quality: requested, lossless: options.lossless, effort: options.resolvedEffort)
         }
-        let best = try encode(pixels, quality: requested, lossless: false, effort: options.resolvedEffort)
-        if best.count <= limit { return best }
-        var low = 0, high = requested - 1
-        var fitting: Data?, smallest = best
-        while low <= high {
-            let middle = (low + high) / 2
-            let candidate = try encode(pixels, quality: middle, lossless: false, effort: options.resolvedEffort)
-            if candidate.count <= limit {
-                fitting = candidate
-                low = middle + 1
-            } else {
-                if candidate.count < smallest.count { smallest = candidate }
-                high = middle - 1
-            }
+        return try QualitySearch.largestFitting(limit, requested: requested, lowest: 0) {
+            try encode(pixels, quality: $0, lossless: false, effort: options.resolvedEffort)
         }
-        return fitting ?? smallest
     }
 
     private static func encode(_ pixels: PixelBuffer, quality: Int, lossless: Bool,

@@ -51,9 +51,12 @@ public struct ImageProxyConfiguration: Sendable {
     public var queueSize: Int
     /// The `Retry-After` sent with 429, in seconds. Default 1.
     public var retryAfterSeconds: Int
-    /// Choose WebP or the source format from `Accept` when the URL names no format (and send `Vary: Accept`);
-    /// false always answers the source format (or JPEG), for CDNs that ignore `Vary`. Default true.
+    /// Choose AVIF, WebP or the source format from `Accept` when the URL names no format (and send
+    /// `Vary: Accept`); false always answers the source format (or JPEG), for CDNs that ignore `Vary`. Default true.
     public var negotiatesFormat: Bool
+    /// Whether negotiation may choose AVIF (before WebP) for clients that list `image/avif`; false keeps
+    /// negotiation to WebP, for services that would rather not pay AVIF's encoding CPU. Default true.
+    public var negotiatesAVIF = true
     /// `max-age` of successful answers. Default one year (31,536,000 s), with `immutable`.
     public var cacheTTL: Int
     /// `max-age` of 5xx answers, so a CDN retries soon. Default 10 s.

@@ -3,24 +3,28 @@ import WebImage
 /// The output format of one request, decided before the source is known, and whether `Accept` decided it
 /// (then the answer varies by `Accept`).
 ///
-/// It is the format part of the result key: `webp`, an explicit format, or `source` (the source's own format
-/// when the service writes it, else JPEG), so every request of one bucket shares one result.
+/// It is the format part of the result key: `avif`, `webp`, an explicit format, or `source` (the source's own
+/// format when the service writes it, else JPEG), so every request of one bucket shares one result.
 struct FormatChoice: Sendable, Hashable {
     /// The format named or negotiated; nil follows the source.
     var format: ImageFormat?
     var dependsOnAccept: Bool
 
     /// The formats the service writes.
-    static let encodable: Set<ImageFormat> = [.jpeg, .png, .gif, .webp]
+    static let encodable: Set<ImageFormat> = [.jpeg, .png, .gif, .webp, .avif]
 
-    /// The URL's format (`format:` or the extension) if any; else, negotiating, WebP when the client lists
-    /// it; else the source's. (AVIF joins once its coder exists.)
-    init(explicit: ImageFormat?, accept: String?, negotiates: Bool) {
+    /// The URL's format (`format:` or the extension) if any; else, negotiating, AVIF when the client lists it
+    /// (and `negotiatesAVIF`), then WebP when it lists that; else the source's.
+    init(explicit: ImageFormat?, accept: String?, negotiates: Bool, negotiatesAVIF: Bool = true) {
+        let header = AcceptHeader(accept)
+        func listed(_ type: String) -> Bool { (header.explicitQuality(of: type) ?? 0) > 0 }
         if let explicit {
             self.init(format: explicit, dependsOnAccept: false)
         } else if !negotiates {
             self.init(format: nil, dependsOnAccept: false)
-        } else if let webp = AcceptHeader(accept).explicitQuality(of: "image/webp"), webp > 0 {
+        } else if negotiatesAVIF, listed("image/avif") {
+            self.init(format: .avif, dependsOnAccept: true)
+        } else if listed("image/webp") {
             self.init(format: .webp, dependsOnAccept: true)
         } else {
             self.init(format: nil, dependsOnAccept: true)

@@ -132,7 +132,8 @@ struct OptionArguments {
         case "png": .png
         case "webp": .webp
         case "gif": .gif
-        default: throw .badRequest("unsupported output format '\(text)' (jpg, png, webp, gif)")
+        case "avif": .avif
+        default: throw .badRequest("unsupported output format '\(text)' (jpg, png, webp, avif, gif)")
         }
     }
 
