@@ -32,6 +32,11 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp libwebpdemux libwebpmux",
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // No pkg-config: libjxl's flags carry a define SwiftPM refuses (and warns about); the headers and
+        // libraries are in the default paths.
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        // Little CMS: ICC colour conversion for every decoder (the default sRGB output).
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // zlib, for the loopback server's gzip and deflate response bodies.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Whole-buffer deflate, about twice zlib's speed at level 1: the PNG writer's fast setting.
@@ -48,7 +53,7 @@ let package = Package(
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim",
-                               "CDeflate"]),
+                               "CDeflate", "CJXL", "CLCMS2"]),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs", "CSystemShim",
                                                  .product(name: "Crypto", package: "swift-crypto"),
@@ -86,7 +91,7 @@ let package = Package(
                                          .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],),
 
         .executableTarget(name: "webimage-benchmarks",
-                          dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF",
+                          dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2",
                                          .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport"],
                           path: "Benchmarks/WebImageBenchmarks"),
 
@@ -106,7 +111,8 @@ let package = Package(
                           path: "Tests/CacheCrashWriter"),
         .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"]),
         .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"]),
-        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport"],
+        // lcms2 directly too: the colour tests build their P3 and Adobe RGB profiles with it.
+        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport", "CLCMS2"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "PeakRSS", "TestSupport"]),
         // Child process for the CLI memory tests: runs a command and reports the command's own peak RSS.

@@ -3,14 +3,17 @@
 # work on a fresh Debian machine and cost nothing once the libraries are there).
 set -euo pipefail
 
-# redis-server: the shared-tier tests start their own instance on a free loopback port.
+# redis-server: the shared-tier tests start their own instance on a free loopback port. libjxl-tools: the
+# JPEG XL corpus tests compare lossy files with djxl run on the same machine.
 packages=(pkg-config zlib1g-dev libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libdeflate-dev
+          libjxl-dev liblcms2-dev libjxl-tools
           redis-server)
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 \
         && pkg-config --exists zlib libturbojpeg libpng16 libwebp libwebpdemux libwebpmux libdeflate \
-        && [ -f /usr/include/jpeglib.h ] && [ -f /usr/include/gif_lib.h ] && [ -x /usr/bin/redis-server ]
+        && pkg-config --exists libjxl libjxl_threads lcms2 \
+        && [ -f /usr/include/jpeglib.h ] && [ -f /usr/include/gif_lib.h ] && [ -x /usr/bin/redis-server ] && [ -x /usr/bin/djxl ]
 }
 
 if have_all; then exit 0; fi

@@ -21,6 +21,10 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
     private var failure: WebImageError?
     /// Reports the eXIf orientation once that chunk has arrived.
     private var orientationReader = PNGOrientationReader()
+    /// The colour chunks' profile, read once image rows exist (the chunks come before the image data).
+    private var profile: Result<[UInt8]?, ColorProfileFailure>?
+    /// The bytes of the current call, for reading the colour chunks.
+    private var received = Data()
 
     init(coder: PNGCoder, options: ImageDecodeOptions) {
         self.coder = coder
@@ -34,6 +38,8 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
 
     func decode(_ data: Data, isFinished: Bool) throws -> Image? {
         data.withUnsafeBytes { orientationReader.advance(over: $0) }
+        received = data
+        defer { received = Data() }
         if isFinished {
             // A failure here is reported by the one-shot decode the final image then falls back to.
             if failure == nil { try? feed(data) }
@@ -98,9 +104,11 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
                 $0.copyMemory(from: UnsafeRawBufferPointer(canvas))
             }
         }
-        guard let pixels else { return nil }
+        guard var pixels else { return nil }
+        let color = managedColor(&pixels)
         let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: orientationReader.orientation,
-                          format: .png, hasAlpha: true, isIncremental: true)
+                          format: .png, hasAlpha: true, isIncremental: true, iccProfile: color.iccProfile,
+                          colorProfileIssue: color.issue)
         return options.finish(image, sourceSize: header.size)
     }
 
@@ -113,12 +121,22 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
         }
         var info = cpng_header()
         _ = cpng_progressive_header(reader, &info)
-        let pixels = PixelBuffer(width: header.width, height: header.height, format: format) {
+        var pixels = PixelBuffer(width: header.width, height: header.height, format: format) {
             $0.copyMemory(from: UnsafeRawBufferPointer(canvas))
         }
+        let color = managedColor(&pixels)
         let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: orientationReader.orientation,
-                          format: .png, hasAlpha: info.has_alpha != 0)
+                          format: .png, hasAlpha: info.has_alpha != 0, iccProfile: color.iccProfile,
+                          colorProfileIssue: color.issue)
         return options.finish(image, sourceSize: header.size)
+    }
+
+    /// Colour management as the one-shot decode does it, from the colour chunks (all before the image data).
+    private func managedColor(_ pixels: inout PixelBuffer) -> ColorManagement.Outcome {
+        let profile = self.profile ?? received.withUnsafeBytes { PNGColorReader.profile(in: $0) }
+        self.profile = profile
+        let format = pixels.format
+        return pixels.withUnsafeMutableBytes { PNGColorReader.manage($0, format: format, profile: profile, options: options) }
     }
 
     /// The canvas after `passes` Adam7 passes, each pixel taking the value of the known pixel whose block
