@@ -74,7 +74,7 @@ import WebImage
             _ = try OutputFormat.resolve("tga", path: "out.png")
             Issue.record("expected a failure")
         } catch let failure as CLIFailure {
-            #expect(failure.description == "webimage: out.png: unknown --format 'tga': use jpeg, png, gif or webp")
+            #expect(failure.description == "webimage: out.png: unknown --format 'tga': use jpeg, png, gif, webp or jxl")
         }
     }
 

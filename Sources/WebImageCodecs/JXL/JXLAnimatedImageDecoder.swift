@@ -25,8 +25,8 @@ final class JXLAnimatedImageDecoder: AnimatedImageDecoder {
         var last: (index: Int, pixels: PixelBuffer)?
     }
 
-    init(_ data: Data, options: ImageDecodeOptions) throws {
-        let reader = try JXLFrameReader(data, options: options)
+    /// Over `reader`, fresh on `data` (its header read and checked).
+    init(_ data: Data, reader: sending JXLFrameReader, options: ImageDecodeOptions) throws {
         let header = reader.header
         durations = options.firstFrameOnly ? [0] : try JXLFrameIndex.durations(of: data, header: header, options: options)
         frameCount = durations.count

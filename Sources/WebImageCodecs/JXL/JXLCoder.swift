@@ -53,7 +53,7 @@ public final class JXLCoder: ProgressiveImageCoding, AnimatedImageCoding {
     public func makeAnimatedDecoder(_ data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageDecoder {
         let reader = try JXLFrameReader(data, options: options)
         guard reader.header.isAnimated else { return DecodedStillDecoder(image: try decode(data, options: options)) }
-        return try JXLAnimatedImageDecoder(data, options: options)
+        return try JXLAnimatedImageDecoder(data, reader: reader, options: options)
     }
 
     /// True for ``ImageFormat/jxl`` only.

@@ -27,7 +27,18 @@ enum PNGColorReader {
             }
         }
         guard let gamma, gamma > 0, let chromaticities else { return .success(nil) }
+        if isSRGB(gamma: gamma, chromaticities: chromaticities) { return .success(nil) }
         return synthesize(gamma: gamma, chromaticities: chromaticities).map { $0 }
+    }
+
+    /// sRGB's cHRM values (white, red, green, blue; × 100,000).
+    private static let sRGBChromaticities: [UInt32] = [31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000]
+
+    /// Whether gAMA and cHRM are the values libpng (and ImageMagick) write for sRGB: gAMA 45455 (1/2.2) and sRGB's
+    /// chromaticities. Taken as sRGB itself, as libpng's own check does, rather than as a pure 2.2 power curve.
+    private static func isSRGB(gamma: UInt32, chromaticities: [UInt32]) -> Bool {
+        abs(Int(gamma) - 45455) <= 500
+            && zip(chromaticities, sRGBChromaticities).allSatisfy { abs(Int($0) - Int($1)) <= 1000 }
     }
 
     /// iCCP: a Latin-1 name, a NUL, compression method 0, then the zlib-compressed profile.

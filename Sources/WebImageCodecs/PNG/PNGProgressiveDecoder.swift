@@ -104,12 +104,10 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
                 $0.copyMemory(from: UnsafeRawBufferPointer(canvas))
             }
         }
-        guard var pixels else { return nil }
-        let color = managedColor(&pixels)
+        guard let pixels else { return nil }
         let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: orientationReader.orientation,
-                          format: .png, hasAlpha: true, isIncremental: true, iccProfile: color.iccProfile,
-                          colorProfileIssue: color.issue)
-        return options.finish(image, sourceSize: header.size)
+                          format: .png, hasAlpha: true, isIncremental: true)
+        return managedColor(options.finish(image, sourceSize: header.size))
     }
 
     /// The final image: the finished canvas for a still image, else the one-shot decode (which also reports
@@ -121,22 +119,27 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
         }
         var info = cpng_header()
         _ = cpng_progressive_header(reader, &info)
-        var pixels = PixelBuffer(width: header.width, height: header.height, format: format) {
+        let pixels = PixelBuffer(width: header.width, height: header.height, format: format) {
             $0.copyMemory(from: UnsafeRawBufferPointer(canvas))
         }
-        let color = managedColor(&pixels)
         let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: orientationReader.orientation,
-                          format: .png, hasAlpha: info.has_alpha != 0, iccProfile: color.iccProfile,
-                          colorProfileIssue: color.issue)
-        return options.finish(image, sourceSize: header.size)
+                          format: .png, hasAlpha: info.has_alpha != 0)
+        return managedColor(options.finish(image, sourceSize: header.size))
     }
 
-    /// Colour management as the one-shot decode does it, from the colour chunks (all before the image data).
-    private func managedColor(_ pixels: inout PixelBuffer) -> ColorManagement.Outcome {
+    /// `image` colour-managed from the colour chunks (all before the image data), after resampling as the
+    /// one-shot decode does it (a thumbnail is converted at its own size).
+    private func managedColor(_ image: Image) -> Image {
         let profile = self.profile ?? received.withUnsafeBytes { PNGColorReader.profile(in: $0) }
         self.profile = profile
+        if case .success(let bytes) = profile, bytes == nil { return image }
+        var pixels = image.pixels
         let format = pixels.format
-        return pixels.withUnsafeMutableBytes { PNGColorReader.manage($0, format: format, profile: profile, options: options) }
+        let color = pixels.withUnsafeMutableBytes {
+            PNGColorReader.manage($0, format: format, profile: profile, options: options)
+        }
+        return image.with(frames: [ImageFrame(pixels: pixels)], iccProfile: color.iccProfile,
+                          colorProfileIssue: color.issue)
     }
 
     /// The canvas after `passes` Adam7 passes, each pixel taking the value of the known pixel whose block
