@@ -10,7 +10,7 @@ import WebImageCore
 /// stay as stored and the outcome's issue says why.
 enum ColorManagement {
     /// What to record on the image.
-    struct Outcome: Equatable {
+    struct Outcome {
         /// The profile to attach (``DecodeColorSpace/preserve`` only).
         var iccProfile: Data?
         /// Why the profile was not applied.
