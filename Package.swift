@@ -37,6 +37,11 @@ let package = Package(
         // No pkg-config: libavif.pc adds -DAVIF_DLL (Windows-only), a flag SwiftPM refuses with a warning.
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // No pkg-config: libjxl's flags carry a define SwiftPM refuses (and warns about); the headers and
+        // libraries are in the default paths.
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        // Little CMS: ICC colour conversion for every decoder (the default sRGB output).
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // zlib, for the loopback server's gzip and deflate response bodies.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Whole-buffer deflate, about twice zlib's speed at level 1: the PNG writer's fast setting.
@@ -53,7 +58,7 @@ let package = Package(
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim",
-                               "CDeflate", "CAVIF", "CHEIF"]),
+                               "CDeflate", "CAVIF", "CHEIF", "CJXL", "CLCMS2"]),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs", "CSystemShim",
                                                  .product(name: "Crypto", package: "swift-crypto"),
@@ -95,7 +100,7 @@ let package = Package(
                                          .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],),
 
         .executableTarget(name: "webimage-benchmarks",
-                          dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF",
+                          dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2",
                                          .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport"],
                           path: "Benchmarks/WebImageBenchmarks"),
 
@@ -116,8 +121,9 @@ let package = Package(
                           path: "Tests/CacheCrashWriter"),
         .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"]),
         .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"]),
-        // CHEIF: the HEIF tests build files with embedded thumbnails through libheif itself.
-        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport", "CHEIF"],
+        // CHEIF: the HEIF tests build files with embedded thumbnails through libheif itself; lcms2 directly
+        // too: the colour tests build their P3 and Adobe RGB profiles with it.
+        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport", "CHEIF", "CLCMS2"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "PeakRSS", "TestSupport"]),
         // Child process for the CLI memory tests: runs a command and reports the command's own peak RSS.

@@ -5,6 +5,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("png", PNGBenchmarks.run),
     ("webp", WebPBenchmarks.run),
     ("gif", GIFBenchmarks.run),
+    ("color", ColorBenchmark.run),
     ("store-encode", StoreEncodeBenchmark.run),
     ("animated-memory", AnimatedMemoryBenchmark.run),
     ("thumbnail-rss", ThumbnailRSSBenchmark.run),

@@ -3,6 +3,6 @@ import WebImageCore
 /// The coders `import WebImage` registers in `CodersManager.shared`, lowest priority first.
 public enum BuiltInCoders {
     public static func makeAll() -> [any ImageCoding] {
-        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), HEIFCoder(), AVIFCoder()]
+        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), HEIFCoder(), AVIFCoder(), JXLCoder()]
     }
 }

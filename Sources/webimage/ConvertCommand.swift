@@ -17,7 +17,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to write.", valueName: "OUT"))
     var output: String
 
-    @Option(help: ArgumentHelp("Output format: jpeg, png, gif, webp, avif or heic (default: from OUT's extension).",
+    @Option(help: ArgumentHelp("Output format: jpeg, png, gif, webp, avif, heic or jxl (default: from OUT's extension).",
                                valueName: "FORMAT"))
     var format: String?
 

@@ -8,14 +8,14 @@ struct DecodeCommand: ParsableCommand {
         abstract: "Decode an image and write one composited frame.",
         discussion: """
             OUT ending in .pam is written exactly as `dwebp -pam` writes it (P7, RGB_ALPHA, 8-bit); any other \
-            extension (.png, .jpg, .gif, .webp, .avif, .heic) is encoded in that format. An animation is composited on one \
+            extension (.png, .jpg, .gif, .webp, .avif, .heic, .jxl) is encoded in that format. An animation is composited on one \
             canvas up to the chosen frame; the other frames are not kept.
             """)
 
     @Argument(help: "The image file.")
     var file: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.pam, .png, .jpg, .gif, .webp, .avif or .heic).", valueName: "OUT"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.pam, .png, .jpg, .gif, .webp, .avif, .heic or .jxl).", valueName: "OUT"))
     var output: String
 
     @Option(parsing: .unconditional,

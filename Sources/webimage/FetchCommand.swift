@@ -35,7 +35,7 @@ struct FetchCommand: AsyncParsableCommand {
                                + "rotate:90;tint:#ff000080;blur:4'.", valueName: "SPEC"))
     var transform: String?
 
-    @Option(help: ArgumentHelp("With -o, write this format: jpeg, png, gif, webp, avif or heic.", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("With -o, write this format: jpeg, png, gif, webp, avif, heic or jxl.", valueName: "FORMAT"))
     var format: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("With --format, lossy quality from 0 to 1.", valueName: "Q"))

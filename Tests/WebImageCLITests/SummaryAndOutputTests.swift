@@ -76,7 +76,7 @@ import WebImage
             _ = try OutputFormat.resolve("tga", path: "out.png")
             Issue.record("expected a failure")
         } catch let failure as CLIFailure {
-            #expect(failure.description == "webimage: out.png: unknown --format 'tga': use jpeg, png, gif, webp, avif or heic")
+            #expect(failure.description == "webimage: out.png: unknown --format 'tga': use jpeg, png, gif, webp, avif, heic or jxl")
         }
     }
 

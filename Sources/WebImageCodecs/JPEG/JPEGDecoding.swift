@@ -36,6 +36,8 @@ enum JPEGDecoding {
         let output = scaling.scaledSize(source)
         let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
         let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
+        let profile = markers.iccProfile
+        var color = ColorManagement.Outcome.none
         let pixels = try store.fill(width: output.width, height: output.height) { out in
             guard let destination = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             let status = tjDecompress2(handle.raw, base, size, destination, Int32(output.width), 0,
@@ -48,9 +50,21 @@ enum JPEGDecoding {
                 // Other warnings (e.g. extraneous bytes before a marker) leave a complete image.
                 if !JPEGErrors.isWarning(message) { throw JPEGErrors.corrupt(message) }
             }
-            if isCMYK { wi_jpeg_cmyk_to_rgba(destination, output.width * output.height, markers.hasAdobeMarker ? 1 : 0) }
+            let count = output.width * output.height
+            guard isCMYK else {
+                color = ColorManagement.manage(out, format: .rgba8, pixelCount: count, profile: profile, options: options)
+                return
+            }
+            if let profile {
+                let converted = ColorManagement.convertCMYK(out, pixelCount: count, profile: profile,
+                                                            inverted: markers.hasAdobeMarker)
+                guard case .failure(let failure) = converted else { return }
+                color.issue = failure.reason
+            }
+            wi_jpeg_cmyk_to_rgba(destination, count, markers.hasAdobeMarker ? 1 : 0)
         }
-        let image = Image(pixels: pixels, orientation: markers.orientation, format: .jpeg, hasAlpha: false)
+        let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: markers.orientation, format: .jpeg,
+                          hasAlpha: false, iccProfile: color.iccProfile, colorProfileIssue: color.issue)
         return options.finish(image, sourceSize: source)
     }
 }

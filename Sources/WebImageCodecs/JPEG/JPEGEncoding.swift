@@ -3,7 +3,7 @@ import Foundation
 import WebImageCore
 
 /// Encoding with TurboJPEG: 4:2:0 chroma, transparency flattened onto a background colour, the EXIF
-/// orientation kept in an APP1 segment.
+/// orientation kept in an APP1 segment and an attached ICC profile in APP2 `ICC_PROFILE` segments.
 enum JPEGEncoding {
     /// Encodes the first frame as SDWebImage does: quality × 100, shrunk to `maxPixelSize`, and with
     /// `maxFileSize` the highest quality whose output fits (else the smallest output).
@@ -24,11 +24,15 @@ enum JPEGEncoding {
         } else {
             jpeg = try compress(pixels, quality: quality, handle)
         }
+        // After SOI and the JFIF APP0 segment, which has to come first: EXIF, then the ICC profile.
+        var at = 2
+        if jpeg.count > 6 && jpeg[2] == 0xFF && jpeg[3] == 0xE0 { at = 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5])) }
+        at = min(at, jpeg.count)
+        if let profile = image.iccProfile, !profile.isEmpty {
+            jpeg.insert(contentsOf: JPEGICCProfile.segments(for: [UInt8](profile)), at: at)
+        }
         if image.orientation != .up {
-            // After SOI and the JFIF APP0 segment, which has to come first.
-            var at = 2
-            if jpeg.count > 6 && jpeg[2] == 0xFF && jpeg[3] == 0xE0 { at = 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5])) }
-            jpeg.insert(contentsOf: EXIFOrientation.app1Segment(for: image.orientation), at: min(at, jpeg.count))
+            jpeg.insert(contentsOf: EXIFOrientation.app1Segment(for: image.orientation), at: at)
         }
         return jpeg
     }

@@ -2,20 +2,29 @@ import WebImageCore
 
 /// What the marker segments before the first scan say that the JPEG libraries do not report.
 ///
-/// TurboJPEG exposes neither the EXIF orientation nor the Adobe APP14 marker (which says CMYK samples are
-/// stored inverted), so both are read here from the raw bytes; the scan stops at the first SOS.
+/// TurboJPEG exposes neither the EXIF (or XMP) orientation, the ICC profile (APP2) nor the Adobe APP14 marker (which says
+/// CMYK samples are stored inverted), so they are read here from the raw bytes; the scan stops at the first SOS.
 struct JPEGMarkers: Equatable {
-    /// The EXIF orientation (tag 274 of IFD0), `.up` when absent or unreadable.
-    var orientation: ImageOrientation = .up
+    /// The EXIF orientation (tag 274 of IFD0), else XMP's `tiff:Orientation`, else `.up`.
+    var orientation: ImageOrientation { exifOrientation ?? xmpOrientation ?? .up }
+    /// The first EXIF segment's orientation, nil when it has none.
+    private var exifOrientation: ImageOrientation?
+    /// The first XMP packet's orientation, nil when it states none.
+    private var xmpOrientation: ImageOrientation?
     /// An Adobe APP14 segment is present: CMYK samples are stored as 255 − ink.
     var hasAdobeMarker = false
     /// The bytes ran out before the first scan's data starts (a file cut inside its header).
     var endsBeforeScan = true
+    /// The APP2 `ICC_PROFILE` chunks seen.
+    private var icc = JPEGICCProfile()
+
+    /// The embedded ICC profile, nil when there is none or a chunk is missing.
+    var iccProfile: [UInt8]? { icc.bytes }
 
     /// Scans the segments of the JPEG in `bytes` (which starts with SOI). Never traps on bad input.
     init(scanning bytes: UnsafeRawBufferPointer) {
         var index = 2
-        var sawEXIF = false
+        var sawEXIF = false, sawXMP = false
         while index < bytes.count {
             // Markers are 0xFF then a code; any number of 0xFF fill bytes may precede the code, and
             // libjpeg skips stray bytes between segments, so do the same.
@@ -46,7 +55,12 @@ struct JPEGMarkers: Equatable {
             let segment = UnsafeRawBufferPointer(rebasing: bytes[body..<end])
             if code == 0xE1 && !sawEXIF, let tiff = EXIFOrientation.tiffPayload(ofAPP1: segment) {
                 sawEXIF = true
-                orientation = EXIFOrientation.read(tiff: tiff)
+                exifOrientation = EXIFOrientation.value(tiff: tiff)
+            } else if code == 0xE1 && !sawXMP, let packet = XMPOrientation.packet(ofAPP1: segment) {
+                sawXMP = true
+                xmpOrientation = XMPOrientation.read(packet: packet)
+            } else if code == 0xE2 {
+                icc.add(app2: segment)
             } else if code == 0xEE && segment.count >= 12 && segment.starts(with: "Adobe".utf8) {
                 hasAdobeMarker = true
             }

@@ -86,14 +86,20 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
         switch status {
         case WI_JPEG_DONE:
             if wi_jpeg_incremental_truncated(decoder) != 0 { throw WebImageError.badImageData(.truncated) }
-            let image = options.finish(Image(pixels: pixels, orientation: markers.orientation, format: .jpeg,
-                                             hasAlpha: false), sourceSize: source)
-            stage = .finished(image)
             canvas = nil
+            var final = pixels
+            let color = ColorManagement.manage(&final, profile: markers.iccProfile, options: options)
+            let image = options.finish(Image(frames: [ImageFrame(pixels: final)], orientation: markers.orientation,
+                                             format: .jpeg, hasAlpha: false, iccProfile: color.iccProfile,
+                                             colorProfileIssue: color.issue), sourceSize: source)
+            stage = .finished(image)
             return image
         case WI_JPEG_PROGRESS:
-            let partial = Image(frames: [ImageFrame(pixels: pixels)], orientation: markers.orientation, format: .jpeg,
-                                hasAlpha: Int(rows) < pixels.height, isIncremental: true)
+            var shown = pixels
+            let color = ColorManagement.manage(&shown, profile: markers.iccProfile, options: options)
+            let partial = Image(frames: [ImageFrame(pixels: shown)], orientation: markers.orientation, format: .jpeg,
+                                hasAlpha: Int(rows) < pixels.height, isIncremental: true, iccProfile: color.iccProfile,
+                                colorProfileIssue: color.issue)
             return options.finish(partial, sourceSize: source)
         default:
             _ = try check(status, decoder, isFinished)

@@ -35,6 +35,7 @@ enum PNGChunkType {
     static let fcTL: UInt32 = 0x6663_544C
     static let fdAT: UInt32 = 0x6664_4154
     static let eXIf: UInt32 = 0x6558_4966
+    static let iTXt: UInt32 = 0x6954_5874
 }
 
 /// Walks the chunks of a PNG stream after its signature.

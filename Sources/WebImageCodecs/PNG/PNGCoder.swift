@@ -44,14 +44,26 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
             let header = try PNGHeader.parse(bytes)
             try options.checkPixelCount(width: header.width, height: header.height)
             let orientation = PNGOrientationReader.orientation(in: bytes)
+            let profile = PNGColorReader.profile(in: bytes)
             if PNGHeader.isAnimated(bytes), let structure = try APNGStructure.parse(bytes, header: header) {
-                return try Self.decodeAnimation(bytes, structure: structure, orientation: orientation, options: options)
+                return try Self.decodeAnimation(bytes, structure: structure, orientation: orientation, profile: profile,
+                                                options: options)
             }
             let target = options.targetSize(forSource: header.size)
-            let result = try target.map { try PNGScaledDecoder.decode(bytes, expected: header, target: $0) }
-                ?? PNGRasterDecoder.decode(bytes, expected: header, store: &store)
+            var color = ColorManagement.Outcome.none
+            var result: PNGRasterDecoder.Result
+            if let target {
+                result = try PNGScaledDecoder.decode(bytes, expected: header, target: target)
+                color = result.pixels.withUnsafeMutableBytes { [format = result.pixels.format] raw in
+                    PNGColorReader.manage(raw, format: format, profile: profile, options: options)
+                }
+            } else {
+                result = try PNGRasterDecoder.decode(bytes, expected: header, store: &store) { raw, format in
+                    color = PNGColorReader.manage(raw, format: format, profile: profile, options: options)
+                }
+            }
             let image = Image(frames: [ImageFrame(pixels: result.pixels)], orientation: orientation, format: .png,
-                              hasAlpha: result.hasAlpha)
+                              hasAlpha: result.hasAlpha, iccProfile: color.iccProfile, colorProfileIssue: color.issue)
             return options.finish(image, targetSize: target)
         }
     }
@@ -59,7 +71,8 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
     /// Every frame (or only the first, per the options) composited on one canvas, with durations and the
     /// loop count; when the options ask for a smaller size only the scaled frames are kept.
     private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, structure: APNGStructure,
-                                        orientation: ImageOrientation, options: ImageDecodeOptions) throws -> Image {
+                                        orientation: ImageOrientation, profile: Result<[UInt8]?, ColorProfileFailure>,
+                                        options: ImageDecodeOptions) throws -> Image {
         let count = options.firstFrameOnly ? 1 : structure.frames.count
         try options.checkAnimation(frameCount: count, canvas: structure.header.size)
         let target = options.targetSize(forSource: structure.header.size, frameCount: count)
@@ -71,8 +84,15 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
             let pixels = target.map { Resampler.resample(canvas, to: $0) } ?? canvas
             frames.append(ImageFrame(pixels: pixels, duration: frame.control.duration))
         }
+        var color = ColorManagement.Outcome.none
+        for index in frames.indices {
+            let format = frames[index].pixels.format
+            color = frames[index].pixels.withUnsafeMutableBytes {
+                PNGColorReader.manage($0, format: format, profile: profile, options: options)
+            }
+        }
         let image = Image(frames: frames, orientation: orientation, loopCount: structure.loopCount, format: .png,
-                          hasAlpha: structure.hasAlpha)
+                          hasAlpha: structure.hasAlpha, iccProfile: color.iccProfile, colorProfileIssue: color.issue)
         return options.finish(image, targetSize: target)
     }
 

@@ -6,16 +6,22 @@ import WebImageCore
 /// hands animations to ``APNGEncoder``.
 ///
 /// Output is 8-bit: RGB when no pixel is transparent, RGBA otherwise; 16-bit images are rounded to 8 bits.
+/// An attached ``Image/iccProfile`` is written as an `iCCP` chunk right after IHDR.
 enum PNGEncoder {
     static func encode(_ image: Image, options: ImageEncodeOptions) throws -> Data {
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
         let rasters = frames.map { prepare($0.pixels, maxPixelSize: options.maxPixelSize) }
         let hasAlpha = image.hasAlpha && rasters.contains { $0.containsTransparency }
         let effort = options.resolvedEffort
-        if rasters.count == 1 { return Data(try write(rasters[0], alpha: hasAlpha, effort: effort)) }
-        return Data(try APNGEncoder.encode(rasters, durations: frames.map(\.duration),
-                                           loopCount: options.loopCount ?? image.loopCount, alpha: hasAlpha,
-                                           effort: effort))
+        var png = rasters.count == 1
+            ? try write(rasters[0], alpha: hasAlpha, effort: effort)
+            : try APNGEncoder.encode(rasters, durations: frames.map(\.duration),
+                                     loopCount: options.loopCount ?? image.loopCount, alpha: hasAlpha, effort: effort)
+        if let profile = image.iccProfile, !profile.isEmpty {
+            // The signature (8 bytes) and IHDR (12 + 13) always come first.
+            png.insert(contentsOf: try PNGICCWriter.chunk(for: [UInt8](profile)), at: 33)
+        }
+        return Data(png)
     }
 
     /// The raster as RGBA8, shrunk to fit `maxPixelSize` (keeping the aspect ratio, never enlarged).

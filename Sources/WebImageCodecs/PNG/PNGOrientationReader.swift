@@ -1,14 +1,17 @@
 import WebImageCore
 
-/// Finds a PNG's eXIf chunk and reads the EXIF orientation from it; `.up` when there is none.
+/// Finds a PNG's orientation: the EXIF orientation of its eXIf chunk, else the `tiff:Orientation` of an XMP
+/// packet (an iTXt chunk with the keyword `XML:com.adobe.xmp`); `.up` when there is neither.
 ///
 /// Resumable, so the progressive decoder can hand it every longer buffer without rescanning: it walks the
 /// complete chunks from where it stopped. The format allows one eXIf, so the first one decides; a bad CRC or
-/// a malformed payload leaves `.up`. eXIf belongs before IDAT, but some writers put it after, so the walk goes
-/// on to IEND (only chunk headers are read on the way).
+/// a malformed payload counts as absent. eXIf belongs before IDAT, but some writers put it after, so the walk
+/// goes on to IEND (only chunk headers are read on the way, and the XMP chunk's text).
 struct PNGOrientationReader {
     /// The orientation found so far.
-    private(set) var orientation = ImageOrientation.up
+    var orientation: ImageOrientation { exif ?? xmp ?? .up }
+    private var exif: ImageOrientation?
+    private var xmp: ImageOrientation?
     private var offset = PNGSignature.bytes.count
     private var isDone = false
 
@@ -29,9 +32,12 @@ struct PNGOrientationReader {
             if chunk.type == PNGChunkType.eXIf {
                 if chunk.hasValidCRC(in: bytes) {
                     let payload = UnsafeRawBufferPointer(rebasing: bytes[chunk.dataRange])
-                    orientation = EXIFOrientation.read(payload: payload)
+                    exif = EXIFOrientation.value(payload: payload)
                 }
-                isDone = true
+                isDone = exif != nil
+            } else if chunk.type == PNGChunkType.iTXt, xmp == nil, chunk.hasValidCRC(in: bytes) {
+                xmp = PNGXMPText.packet(in: UnsafeRawBufferPointer(rebasing: bytes[chunk.dataRange]))
+                    .flatMap { $0.withUnsafeBytes { XMPOrientation.read(packet: $0) } }
             }
             if chunk.type == PNGChunkType.IEND { isDone = true }
             if isDone { return }

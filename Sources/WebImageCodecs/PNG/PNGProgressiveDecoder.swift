@@ -21,6 +21,10 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
     private var failure: WebImageError?
     /// Reports the eXIf orientation once that chunk has arrived.
     private var orientationReader = PNGOrientationReader()
+    /// The colour chunks' profile, read once image rows exist (the chunks come before the image data).
+    private var profile: Result<[UInt8]?, ColorProfileFailure>?
+    /// The bytes of the current call, for reading the colour chunks.
+    private var received = Data()
 
     init(coder: PNGCoder, options: ImageDecodeOptions) {
         self.coder = coder
@@ -34,6 +38,8 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
 
     func decode(_ data: Data, isFinished: Bool) throws -> Image? {
         data.withUnsafeBytes { orientationReader.advance(over: $0) }
+        received = data
+        defer { received = Data() }
         if isFinished {
             // A failure here is reported by the one-shot decode the final image then falls back to.
             if failure == nil { try? feed(data) }
@@ -101,7 +107,7 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
         guard let pixels else { return nil }
         let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: orientationReader.orientation,
                           format: .png, hasAlpha: true, isIncremental: true)
-        return options.finish(image, sourceSize: header.size)
+        return managedColor(options.finish(image, sourceSize: header.size))
     }
 
     /// The final image: the finished canvas for a still image, else the one-shot decode (which also reports
@@ -118,7 +124,22 @@ final class PNGProgressiveDecoder: ProgressiveImageDecoder {
         }
         let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: orientationReader.orientation,
                           format: .png, hasAlpha: info.has_alpha != 0)
-        return options.finish(image, sourceSize: header.size)
+        return managedColor(options.finish(image, sourceSize: header.size))
+    }
+
+    /// `image` colour-managed from the colour chunks (all before the image data), after resampling as the
+    /// one-shot decode does it (a thumbnail is converted at its own size).
+    private func managedColor(_ image: Image) -> Image {
+        let profile = self.profile ?? received.withUnsafeBytes { PNGColorReader.profile(in: $0) }
+        self.profile = profile
+        if case .success(let bytes) = profile, bytes == nil { return image }
+        var pixels = image.pixels
+        let format = pixels.format
+        let color = pixels.withUnsafeMutableBytes {
+            PNGColorReader.manage($0, format: format, profile: profile, options: options)
+        }
+        return image.with(frames: [ImageFrame(pixels: pixels)], iccProfile: color.iccProfile,
+                          colorProfileIssue: color.issue)
     }
 
     /// The canvas after `passes` Adam7 passes, each pixel taking the value of the known pixel whose block

@@ -14,9 +14,10 @@ enum PNGRasterDecoder {
     }
 
     /// Decodes `bytes`, whose IHDR must say `expected` (already checked against the pixel limit), into
-    /// `store` (new storage unless a caller's buffer is being reused).
-    static func decode(_ bytes: UnsafeRawBufferPointer, expected: PNGHeader,
-                       store: inout RasterStore) throws -> Result {
+    /// `store` (new storage unless a caller's buffer is being reused); `finish` may then edit the raster in
+    /// place (colour management).
+    static func decode(_ bytes: UnsafeRawBufferPointer, expected: PNGHeader, store: inout RasterStore,
+                       finish: (UnsafeMutableRawBufferPointer, PixelFormat) -> Void = { _, _ in }) throws -> Result {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
               let reader = cpng_reader_create(base, bytes.count) else {
             throw WebImageError.badImageData(.corrupt("libpng could not start a reader"))
@@ -32,6 +33,7 @@ enum PNGRasterDecoder {
         let pixels = try store.fill(width: expected.width, height: expected.height, format: format) { buffer in
             let status = cpng_reader_read_image(reader, buffer.baseAddress, expected.width * format.bytesPerPixel)
             if status != CPNG_OK { throw error(status, String(cString: cpng_reader_message(reader))) }
+            finish(buffer, format)
         }
         return Result(pixels: pixels, hasAlpha: header.has_alpha != 0)
     }

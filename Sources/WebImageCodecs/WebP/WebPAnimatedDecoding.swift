@@ -7,9 +7,12 @@ enum WebPAnimatedDecoding {
     static func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         let reader = try WebPAnimationReader(data, options: options)
         let orientation = data.withUnsafeBytes { WebPOrientationReader.orientation(in: $0) }
+        let profile = data.withUnsafeBytes { WebPICCReader.profile(in: $0) }
         if options.firstFrameOnly {
-            let image = Image(frames: [ImageFrame(pixels: try reader.next())], orientation: orientation,
-                              loopCount: reader.loopCount, format: .webp, hasAlpha: reader.hasAlpha)
+            var frames = [ImageFrame(pixels: try reader.next())]
+            let color = ColorManagement.manage(&frames, profile: profile, options: options)
+            let image = Image(frames: frames, orientation: orientation, loopCount: reader.loopCount, format: .webp,
+                              hasAlpha: reader.hasAlpha, iccProfile: color.iccProfile, colorProfileIssue: color.issue)
             return options.finish(image, targetSize: reader.targetSize)
         }
         var frames: [ImageFrame] = []
@@ -17,8 +20,9 @@ enum WebPAnimatedDecoding {
         for index in 0..<reader.frameCount {
             frames.append(ImageFrame(pixels: try reader.next(), duration: reader.durations[index]))
         }
+        let color = ColorManagement.manage(&frames, profile: profile, options: options)
         let image = Image(frames: frames, orientation: orientation, loopCount: reader.loopCount, format: .webp,
-                          hasAlpha: reader.hasAlpha)
+                          hasAlpha: reader.hasAlpha, iccProfile: color.iccProfile, colorProfileIssue: color.issue)
         return options.finish(image, targetSize: reader.targetSize)
     }
 }

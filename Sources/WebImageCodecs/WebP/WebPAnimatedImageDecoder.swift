@@ -15,6 +15,8 @@ final class WebPAnimatedImageDecoder: AnimatedImageDecoder {
     let hasAlpha: Bool
     let orientation: ImageOrientation
     private let durations: [Double]
+    private let profile: [UInt8]?
+    private let options: ImageDecodeOptions
     private let state: Mutex<State>
 
     private struct State {
@@ -30,6 +32,8 @@ final class WebPAnimatedImageDecoder: AnimatedImageDecoder {
         hasAlpha = reader.hasAlpha
         durations = options.firstFrameOnly ? [0] : reader.durations
         orientation = data.withUnsafeBytes { WebPOrientationReader.orientation(in: $0) }
+        profile = data.withUnsafeBytes { WebPICCReader.profile(in: $0) }
+        self.options = options
         state = Mutex(State(reader: reader))
     }
 
@@ -45,7 +49,8 @@ final class WebPAnimatedImageDecoder: AnimatedImageDecoder {
             if let last = state.last, last.index == index { return last.pixels }
             if state.reader.nextIndex > index { state.reader.rewind() }
             while state.reader.nextIndex < index { try state.reader.skip() }
-            let pixels = try state.reader.next()
+            var pixels = try state.reader.next()
+            _ = ColorManagement.manage(&pixels, profile: profile, options: options)
             state.last = (index, pixels)
             return pixels
         }

@@ -75,7 +75,7 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
     /// Encodes as WebP: an animation when the image has several frames (unless `firstFrameOnly`), else a still.
     ///
     /// 16-bit images are reduced to 8 bits and `maxPixelSize` shrinks (never enlarges) first. `maxFileSize`
-    /// applies to lossy stills only.
+    /// applies to lossy stills only. An attached ``Image/iccProfile`` goes into an `ICCP` chunk.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard format == .webp else {
             throw WebImageError.encodingFailed(format: format, reason: "WebPCoder only writes WebP")
@@ -83,11 +83,11 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
         let frames = (options.firstFrameOnly ? [image.frames[0]] : image.frames).map { frame in
             ImageFrame(pixels: prepared(frame.pixels, options: options), duration: frame.duration)
         }
-        if frames.count > 1 {
-            return try WebPAnimatedEncoder.encode(frames, loopCount: options.loopCount ?? image.loopCount,
-                                                  options: options)
-        }
-        return try WebPStillEncoder.encode(frames[0].pixels, options: options)
+        let webp = frames.count > 1
+            ? try WebPAnimatedEncoder.encode(frames, loopCount: options.loopCount ?? image.loopCount, options: options)
+            : try WebPStillEncoder.encode(frames[0].pixels, options: options)
+        guard let profile = image.iccProfile, !profile.isEmpty else { return webp }
+        return try WebPICCWriter.attach(profile, to: webp)
     }
 
     /// 8-bit RGBA, shrunk to fit `maxPixelSize` when that is smaller.

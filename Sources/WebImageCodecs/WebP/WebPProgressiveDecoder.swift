@@ -41,8 +41,13 @@ final class WebPProgressiveDecoder: ProgressiveImageDecoder {
     /// The rows decoded so far, with the EXIF orientation once its chunk is among the bytes.
     private func image(from session: WebPIncrementalSession, data: Data, isIncremental: Bool) -> Image {
         let orientation = data.withUnsafeBytes { WebPOrientationReader.orientation(in: $0) }
-        let image = Image(frames: [ImageFrame(pixels: session.snapshot())], orientation: orientation, format: .webp,
-                          hasAlpha: session.hasAlpha, isIncremental: isIncremental)
+        // ICCP comes right after VP8X, before the image data.
+        let profile = data.withUnsafeBytes { WebPICCReader.profile(in: $0) }
+        var pixels = session.snapshot()
+        let color = ColorManagement.manage(&pixels, profile: profile, options: options)
+        let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: orientation, format: .webp,
+                          hasAlpha: session.hasAlpha, isIncremental: isIncremental, iccProfile: color.iccProfile,
+                          colorProfileIssue: color.issue)
         return options.finish(image, sourceSize: session.source)
     }
 }

@@ -15,6 +15,8 @@ enum WebPStillDecoder {
         try options.checkPixelCount(width: source.width, height: source.height)
         let target = options.targetSize(forSource: source) ?? source
         var config = try makeConfig(source: source, target: target)
+        let profile = data.withUnsafeBytes { WebPICCReader.profile(in: $0) }
+        var color = ColorManagement.Outcome.none
         let pixels = try store.fill(width: target.width, height: target.height, format: .rgba8) { raw in
             attach(raw, to: &config.output, width: target.width)
             let status = data.withUnsafeBytes { bytes in
@@ -22,10 +24,12 @@ enum WebPStillDecoder {
             }
             WebPFreeDecBuffer(&config.output)
             guard status == VP8_STATUS_OK else { throw WebPStatus.error(status, "WebP decode") }
+            color = ColorManagement.manage(raw, format: .rgba8, pixelCount: target.pixelCount, profile: profile,
+                                           options: options)
         }
         let orientation = data.withUnsafeBytes { WebPOrientationReader.orientation(in: $0) }
         let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: orientation, format: .webp,
-                          hasAlpha: features.has_alpha != 0)
+                          hasAlpha: features.has_alpha != 0, iccProfile: color.iccProfile, colorProfileIssue: color.issue)
         return options.finish(image, sourceSize: source)
     }
 

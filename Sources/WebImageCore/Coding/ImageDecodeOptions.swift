@@ -42,12 +42,16 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// about a second. It admits 1080p × 120 frames or 480×270 × 1,000 frames, and refuses the small-file
     /// bombs a large canvas builds (4000×4000 × 40 frames of one pixel: a 1 KB GIF, 2.5 GB of canvases).
     public var maxAnimationPixelCount: Int
+    /// Convert pixels with an embedded ICC profile (JPEG APP2, PNG iCCP or gAMA + cHRM, WebP ICCP, JPEG XL's
+    /// colour encoding) to sRGB, or keep them and attach the profile. Default ``DecodeColorSpace/sRGB``.
+    public var colorSpace: DecodeColorSpace
 
     public init(scaleFactor: Double? = nil, cacheKey: String? = nil, firstFrameOnly: Bool = false,
                 thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true,
                 scaleDownLimitBytes: Int? = nil, typeHint: ImageFormat? = nil, applyOrientation: Bool = false,
                 maxPixelCount: Int = 100_000_000, maxFrameCount: Int = 1_000,
-                maxAnimationPixelCount: Int = 250_000_000, coderOptions: ImageCoderOptions = ImageCoderOptions()) {
+                maxAnimationPixelCount: Int = 250_000_000, coderOptions: ImageCoderOptions = ImageCoderOptions(),
+                colorSpace: DecodeColorSpace = .sRGB) {
         self.scaleFactor = scaleFactor
         self.cacheKey = cacheKey
         self.firstFrameOnly = firstFrameOnly
@@ -60,16 +64,18 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         self.maxFrameCount = maxFrameCount
         self.maxAnimationPixelCount = maxAnimationPixelCount
         self.coderOptions = coderOptions
+        self.colorSpace = colorSpace
     }
 
     /// Whether an image decoded with these options has the pixels a decode with `request` would give: the same
-    /// thumbnail request, frames, orientation handling and coder options (scale and cache key only label
+    /// thumbnail request, frames, orientation handling, colour space and coder options (scale and cache key only label
     /// the result). A memory-cache hit that fails this is decoded again (SDWebImage's `sd_decodeOptions` check).
     public func givesSamePixels(as request: ImageDecodeOptions) -> Bool {
         thumbnailPixelSize == request.thumbnailPixelSize
             && (thumbnailPixelSize == nil || preserveAspectRatio == request.preserveAspectRatio)
             && (!firstFrameOnly || request.firstFrameOnly)
             && applyOrientation == request.applyOrientation
+            && colorSpace == request.colorSpace
             && coderOptions == request.coderOptions
     }
 

@@ -1,9 +1,10 @@
 /// How to encode (SDWebImage's `SDImageCoderEncode…` options).
 public struct ImageEncodeOptions: Sendable, Hashable {
-    /// Lossy quality 0…1 (JPEG, lossy WebP, AVIF, HEIC; for lossless WebP, the compression effort, which
-    /// ``ImageEncodeEffort/fastest`` replaces with libwebp's lowest). Default 1.
+    /// Lossy quality 0…1 (JPEG, lossy WebP, AVIF, HEIC, lossy JPEG XL through cjxl's distance mapping; for
+    /// lossless WebP, the compression effort, which ``ImageEncodeEffort/fastest`` replaces with libwebp's
+    /// lowest). Default 1.
     public var quality: Double
-    /// Encode WebP, AVIF or HEIC losslessly. Default false.
+    /// Encode WebP, AVIF, HEIC or JPEG XL losslessly. Default false.
     public var lossless: Bool
     /// Colour that transparent pixels are composited onto for formats without alpha (JPEG).
     /// Default nil: white.

@@ -36,11 +36,18 @@ public final class Image: Sendable {
     /// The untouched bytes of the animation it was made from (SDWebImage's `animatedImageData`), which a
     /// cache stores instead of re-encoding the frames; nil otherwise. A copy with other frames drops them.
     public let animatedImageData: Data?
+    /// The ICC profile the pixels are in, which encoders write back: attached by a decode with
+    /// ``DecodeColorSpace/preserve``, or set on an image built in memory. Nil means sRGB.
+    public let iccProfile: Data?
+    /// Why the embedded colour profile was not applied (it could not be read, or lcms2 could not build a
+    /// transform from it): the pixels are as stored. Nil when there was nothing wrong.
+    public let colorProfileIssue: String?
 
     public init(frames: [ImageFrame], scale: Double = 1, orientation: ImageOrientation = .up, loopCount: Int = 0,
                 format: ImageFormat = .undefined, hasAlpha: Bool? = nil, isIncremental: Bool = false,
                 isThumbnail: Bool = false, isTransformed: Bool = false, extendedData: Data? = nil,
-                decodeOptions: ImageDecodeOptions? = nil, animatedImageData: Data? = nil) {
+                decodeOptions: ImageDecodeOptions? = nil, animatedImageData: Data? = nil, iccProfile: Data? = nil,
+                colorProfileIssue: String? = nil) {
         precondition(!frames.isEmpty, "an Image needs at least one frame")
         self.frames = frames
         self.scale = scale > 0 && scale.isFinite ? scale : 1
@@ -54,6 +61,8 @@ public final class Image: Sendable {
         self.extendedData = extendedData
         self.decodeOptions = decodeOptions
         self.animatedImageData = animatedImageData
+        self.iccProfile = iccProfile
+        self.colorProfileIssue = colorProfileIssue
     }
 
     /// A still image from one raster.
@@ -95,12 +104,14 @@ public final class Image: Sendable {
     public func with(frames: [ImageFrame]? = nil, scale: Double? = nil, orientation: ImageOrientation? = nil,
                      loopCount: Int? = nil, format: ImageFormat? = nil, hasAlpha: Bool? = nil,
                      isIncremental: Bool? = nil, isThumbnail: Bool? = nil, isTransformed: Bool? = nil,
-                     extendedData: Data?? = nil, decodeOptions: ImageDecodeOptions?? = nil) -> Image {
+                     extendedData: Data?? = nil, decodeOptions: ImageDecodeOptions?? = nil, iccProfile: Data?? = nil,
+                     colorProfileIssue: String?? = nil) -> Image {
         Image(frames: frames ?? self.frames, scale: scale ?? self.scale, orientation: orientation ?? self.orientation,
               loopCount: loopCount ?? self.loopCount, format: format ?? self.format,
               hasAlpha: hasAlpha ?? self.hasAlpha, isIncremental: isIncremental ?? self.isIncremental,
               isThumbnail: isThumbnail ?? self.isThumbnail, isTransformed: isTransformed ?? self.isTransformed,
               extendedData: extendedData ?? self.extendedData, decodeOptions: decodeOptions ?? self.decodeOptions,
-              animatedImageData: frames == nil ? animatedImageData : nil)
+              animatedImageData: frames == nil ? animatedImageData : nil, iccProfile: iccProfile ?? self.iccProfile,
+              colorProfileIssue: colorProfileIssue ?? self.colorProfileIssue)
     }
 }

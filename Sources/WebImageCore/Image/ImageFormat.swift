@@ -3,6 +3,8 @@ import Foundation
 /// An image container format, identified from the data's magic bytes (SDWebImage's `SDImageFormat`).
 public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case jpeg, png, gif, webp, heic, heif, avif, tiff, bmp, svg, pdf
+    /// JPEG XL: a bare codestream or the ISO-BMFF-style container.
+    case jxl
     /// Bytes that match no known signature.
     case undefined
 
@@ -10,7 +12,8 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     ///
     /// FF → JPEG, 89 → PNG, 47 → GIF, 49/4D → TIFF, 42 → BMP, `RIFF....WEBP` → WebP,
     /// `....ftypheic|heix|hevc|hevx` → HEIC, `....ftypmif1|msf1` → HEIF, `....ftypavif|avis` → AVIF,
-    /// `%PDF` → PDF, data whose last 100 bytes contain `</svg>` → SVG.
+    /// `FF 0A` (codestream) or `00 00 00 0C 4A 58 4C 20 0D 0A 87 0A` (container) → JPEG XL, `%PDF` → PDF,
+    /// data whose last 100 bytes contain `</svg>` → SVG.
     public init(sniffing data: Data) {
         self = data.withUnsafeBytes { Self.sniff(UnsafeRawBufferPointer($0)) }
     }
@@ -23,7 +26,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
             return String(decoding: bytes[range], as: UTF8.self)
         }
         switch first {
-        case 0xFF: return .jpeg
+        case 0xFF: return bytes.count >= 2 && bytes[1] == 0x0A ? .jxl : .jpeg
         case 0x89: return .png
         case 0x47: return .gif
         case 0x49, 0x4D: return .tiff
@@ -31,6 +34,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
         case 0x52:
             if ascii(0..<4) == "RIFF", ascii(8..<12) == "WEBP" { return .webp }
         case 0x00:
+            if bytes.starts(with: jxlContainerSignature) { return .jxl }
             if ascii(4..<8) == "ftyp", let brand = ascii(8..<12) {
                 switch brand {
                 case "heic", "heix", "hevc", "hevx": return .heic
@@ -46,6 +50,9 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
         let tail = String(decoding: bytes.suffix(100), as: UTF8.self)
         return tail.contains("</svg>") ? .svg : .undefined
     }
+
+    /// The first box of a JPEG XL container: a 12-byte `JXL ` box holding `0D 0A 87 0A`.
+    private static let jxlContainerSignature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
 
     /// The usual file extension (`jpg` for JPEG), or nil for ``undefined``.
     public var fileExtension: String? {

@@ -4,9 +4,9 @@ import WebImage
 /// Which format an output file gets: from `--format` when given, else from its extension.
 enum OutputFormat {
     /// The formats the messages suggest.
-    static let choices = "jpeg, png, gif, webp, avif or heic"
+    static let choices = "jpeg, png, gif, webp, avif, heic or jxl"
 
-    /// The format for `path`: `format` (`jpeg`, `jpg`, `png`, `gif`, `webp`, …) if given, else the extension's.
+    /// The format for `path`: `format` (`jpeg`, `jpg`, `png`, `gif`, `webp`, `jxl`, …) if given, else the extension's.
     ///
     /// Fails naming `path` when the name is unknown or no registered coder writes that format, before any
     /// decoding work is done.
@@ -39,7 +39,7 @@ enum OutputFormat {
 
     /// Whether `format` can hold an animation, so `convert` keeps every frame.
     static func keepsAnimation(_ format: ImageFormat) -> Bool {
-        [.gif, .png, .webp, .avif].contains(format)
+        [.gif, .png, .webp, .avif, .jxl].contains(format)
     }
 
     /// `image` encoded as `format`; encoder errors become failures about `path`.
