@@ -2,6 +2,7 @@
 import http.client
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -144,14 +145,8 @@ class Bench:
     def row_warm(self):
         """Our memory hits beside nginx sending the same result bytes from files."""
         ours = self.sides["ours"]
-        paths = [routes.ours(self.nginx.source("warm", name), 256, 256, 75, "webp") for name in self.cold_names]
-        for index, path in enumerate(paths):
-            for _ in range(2):
-                status, body = servers.http_get(ours.base + path, timeout=60)
-                if status != 200:
-                    raise RuntimeError("ours answered %d for %s" % (status, path))
-            with open(os.path.join(self.nginx.results, "w%03d.webp" % index), "wb") as f:
-                f.write(body)
+        paths = self.warm_paths()
+        body = open(os.path.join(self.nginx.results, "w000.webp"), "rb").read()
         static = ["/r/w%03d.webp" % i for i in range(len(paths))]
         rates = {"ours": [], "nginx": []}
         print("  100 results of the cold row, each already a hit; wrk -t2 -c8 cycling over them")
@@ -166,6 +161,19 @@ class Bench:
                     if run["errors"] or run["status_errors"] else ""), flush=True)
         return [("warm hits (%d B WebP) vs nginx static: req/s" % len(body), span(rates["ours"]),
                  span(rates["nginx"]), ratios(rates["ours"], rates["nginx"]), "≥ 0.5×")]
+
+    def warm_paths(self):
+        """Our paths of the warm row, each requested twice (made, then a hit); the bytes go to nginx's /r/."""
+        ours = self.sides["ours"]
+        paths = [routes.ours(self.nginx.source("warm", name), 256, 256, 75, "webp") for name in self.cold_names]
+        for index, path in enumerate(paths):
+            for _ in range(2):
+                status, body = servers.http_get(ours.base + path, timeout=60)
+                if status != 200:
+                    raise RuntimeError("ours answered %d for %s" % (status, path))
+            with open(os.path.join(self.nginx.results, "w%03d.webp" % index), "wb") as f:
+                f.write(body)
+        return paths
 
     def burst(self, base, path, count=100):
         """`count` requests for one path at once, each on its own connection opened beforehand."""
@@ -287,25 +295,40 @@ class Bench:
         return [("VmHWM, 4 × 7360×4912 JPEG → fit 500 vs pyvips", span(peaks["ours"], "%.0f", " MB"),
                  span(peaks["pyvips"], "%.0f", " MB"), ratios(peaks["ours"], peaks["pyvips"]), "≤ 200 MB")]
 
-    def profile(self, report):
-        """perf record -g on our server during one more cold round; the report goes to `report`."""
+    def profile(self, row, report):
+        """perf record -g on our server during one more round of `row` (cold or warm); the report goes to
+        `report`: time by shared object, then by symbol."""
         ours = self.sides["ours"]
-        data = os.path.join(self.work, "perf.data")
-        print("\n== profile: perf record -g on our server (pid %d) during a cold round" % ours.process.pid)
+        data = os.path.join(self.work, "perf-%s.data" % row)
+        print("\n== profile: perf record -g on our server (pid %d) during a %s round" % (ours.process.pid, row))
+        if row == "warm":
+            paths, connections = self.warm_paths(), 8
+        else:
+            paths = [routes.ours(self.nginx.source("p-%d" % i, self.cold_names[i % 100]), 256, 256, 75, "webp")
+                     for i in range(600 * self.options.duration)]
+            connections = 2 * self.options.workers
         perf = subprocess.Popen(["perf", "record", "-g", "-o", data, "-p", str(ours.process.pid)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        paths = [routes.ours(self.nginx.source("p-%d" % i, self.cold_names[i % 100]), 256, 256, 75, "webp")
-                 for i in range(600 * self.options.duration)]
         try:
-            run = self.wrk(ours.base, paths, 2, 2 * self.options.workers)
+            run = self.wrk(ours.base, paths, 2, connections)
         finally:
             perf.send_signal(signal.SIGINT)
-            perf.wait(timeout=60)
+            perf.wait(timeout=120)
         print("  %.1f req/s under perf" % run["rate"])
+        views = (("time by shared object (self)", ["--no-children", "--sort", "dso", "--percent-limit", "0.5"]),
+                 ("time by symbol (self)", ["--no-children", "--sort", "dso,symbol", "--percent-limit", "0.4"]),
+                 ("time by function with its callees (inclusive)", ["--children", "--sort", "symbol",
+                                                                    "--percent-limit", "2"]))
+        demangle = shutil.which("swift-demangle")
         with open(report, "w") as out:
-            for sort in ("dso", "dso,symbol"):
-                out.write("### perf report --no-children --sort %s\n" % sort)
-                out.flush()
-                subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "-g", "none",
-                                "--sort", sort, "--percent-limit", "0.7"], stdout=out, stderr=subprocess.DEVNULL)
+            for title, arguments in views:
+                text = subprocess.run(["perf", "report", "-i", data, "--stdio", "-g", "none"] + arguments,
+                                      capture_output=True, text=True).stdout
+                if demangle:
+                    text = subprocess.run([demangle, "--simplified", "--compact"], input=text, capture_output=True,
+                                          text=True).stdout
+                lines = [" ".join(line.split())[:220] for line in text.splitlines()
+                         if line.strip() and not line.startswith("#")]
+                out.write("### %s, %s row, %.1f req/s under perf\n%s\n\n" % (title, row, run["rate"],
+                                                                             "\n".join(lines)))
         print("  report written to %s" % report)

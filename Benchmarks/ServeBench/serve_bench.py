@@ -7,7 +7,7 @@ sources from one nginx on loopback. Rounds alternate the sides (the first one ro
 hits all alike; each row prints the range over rounds and the range of the per-round ratios.
 
 Usage: serve_bench.py --binary PATH --venv DIR [--rounds 3] [--duration 10] [--workers N] [--rows a,b]
-       [--profile FILE]
+       [--profile cold|warm:FILE]…
 """
 import argparse
 import atexit
@@ -52,7 +52,8 @@ def main():
     parser.add_argument("--duration", type=int, default=10, help="seconds of wrk per round and side")
     parser.add_argument("--workers", type=int, default=os.cpu_count())
     parser.add_argument("--rows", default="cold,imgproxy,warm,burst,rss")
-    parser.add_argument("--profile", help="after the rows, perf record -g the cold row on our server into FILE")
+    parser.add_argument("--profile", metavar="ROW:FILE", action="append", default=[],
+                        help="after the rows, perf record -g our server during a cold or warm round, report to FILE")
     options = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="serve-bench-")
@@ -88,8 +89,9 @@ def main():
     for row in options.rows.split(","):
         print("\n== %s (load average %s)" % (row, loadavg()), flush=True)
         table.extend(getattr(bench, "row_" + row)())
-    if options.profile:
-        bench.profile(options.profile)
+    for request in options.profile:
+        row, report = request.split(":", 1)
+        bench.profile(row, os.path.abspath(report))
 
     print("\n%-52s %-18s %-18s %-22s %s" % ("row", "ours", "peer", "ratio (per round)", "target"))
     for line in table:

@@ -1,6 +1,7 @@
 """The processes serve_bench starts: nginx (the origin and the static peer), `webimage serve`, thumbor and the
 pyvips server. Each is its own process group on a free loopback port, killed (group and all) on exit."""
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -199,6 +200,8 @@ class EncodeProbes:
 
     def __init__(self, libraries):
         self.events = {}
+        if shutil.which("perf") is None:
+            return
         for name, library in libraries.items():
             result = subprocess.run(["perf", "probe", "-q", "-x", library,
                                      "%s:%s=WebPEncode" % (self.GROUP, name)], capture_output=True, text=True)
