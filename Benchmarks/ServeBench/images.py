@@ -1,26 +1,28 @@
 """Deterministic photo-like test images for serve_bench, made with pyvips and kept under .build-bench.
 
-One 3072×3072 texture (Perlin noise at four scales per channel: broad colour fields down to fine detail) is made
-once; every photo is a crop of it at its own offset and flip, with its own colour cast and film grain, saved as a
+One 3072×3072 texture (Perlin-noise luminance at four scales with hard-edged shapes, and slow colour on top) is
+made once; every photo is a crop of it at its own offset and flip, with its own colour cast and film grain, saved as a
 baseline JPEG at quality 85. Nothing is downloaded and nothing large is committed.
 """
 import os
 
 import pyvips
 
-VERSION = "1"
+VERSION = "2"
 FIELD = 3072
 
 
 def _texture():
-    bands = []
-    for band in range(3):
-        total = None
-        for layer, (cell, amplitude) in enumerate(((512, 60), (128, 35), (32, 22), (8, 14))):
-            noise = pyvips.Image.perlin(FIELD, FIELD, cell_size=cell, seed=101 + band * 10 + layer) * amplitude
-            total = noise if total is None else total + noise
-        bands.append(total)
-    return bands[0].bandjoin(bands[1:])
+    """Luminance shared by the three channels (broad light, objects with hard edges, mid detail, fine texture),
+    with slowly varying colour on top, as in a photo; values around 0, scaled to bytes later."""
+    def perlin(cell, seed):
+        return pyvips.Image.perlin(FIELD, FIELD, cell_size=cell, seed=seed)
+
+    light = perlin(768, 1) * 45 + perlin(192, 2) * 25 + perlin(48, 3) * 14 + perlin(8, 4) * 9
+    objects = (perlin(256, 5) > 0.1).ifthenelse(38, -12) + (perlin(96, 6) > 0.25).ifthenelse(-30, 0)
+    luminance = light + objects
+    warm, cool = perlin(640, 7) * 30, perlin(512, 8) * 26
+    return (luminance + warm).bandjoin([luminance - (warm + cool) * 0.3, luminance + cool])
 
 
 def _photo(texture, width, height, seed):
