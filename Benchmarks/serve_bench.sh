@@ -29,7 +29,12 @@ if ! "$venv/bin/python" -c 'import aiohttp, pyvips, thumbor, importlib.metadata 
     "$venv/bin/pip" install --quiet "thumbor==7.8.0" pyvips "pyvips-binary==8.18.7" aiohttp
 fi
 
-swift build -c release --product webimage -Xswiftc -warnings-as-errors 2>&1 | grep -E "error|warning|Build complete" | sort -u
+mkdir -p .build-bench
+if ! swift build -c release --product webimage -Xswiftc -warnings-as-errors > .build-bench/serve-build.log 2>&1; then
+    tail -40 .build-bench/serve-build.log >&2
+    exit 1
+fi
+grep -E "error|warning:|complete" .build-bench/serve-build.log | sort -u || true
 binary="$(swift build -c release --show-bin-path)/webimage"
 [[ -x "$binary" ]] || { echo "no release webimage at $binary" >&2; exit 1; }
 
