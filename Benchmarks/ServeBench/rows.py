@@ -45,9 +45,9 @@ def vm_hwm_mb(pid):
 
 
 class Bench:
-    def __init__(self, options, work, processes, nginx, sides, image_root, loadavg, probes):
+    def __init__(self, options, work, processes, nginx, sides, image_root, probes):
         self.options, self.work, self.processes, self.probes = options, work, processes, probes
-        self.nginx, self.sides, self.loadavg = nginx, sides, loadavg
+        self.nginx, self.sides = nginx, sides
         self.image_root = image_root
         self.cold_names = ["cold/cold-%03d.jpg" % i for i in range(100)]
         self.photo_names = ["photos/photos-%03d.jpg" % i for i in range(100)]

@@ -18,7 +18,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import images
 import rows
@@ -82,7 +81,7 @@ def main():
     }
     for side in sides.values():
         side.wait()
-    bench = rows.Bench(options, work, processes, nginx, sides, image_root, loadavg, probes)
+    bench = rows.Bench(options, work, processes, nginx, sides, image_root, probes)
     bench.check_outputs()
 
     table = []
