@@ -19,9 +19,11 @@ import subprocess
 import sys
 import tempfile
 
-import images
-import rows
-import servers
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources in the work tree
+
+import images  # noqa: E402
+import rows  # noqa: E402
+import servers  # noqa: E402
 
 
 def loadavg():
