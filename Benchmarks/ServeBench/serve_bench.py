@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""`webimage serve` beside thumbor, a pyvips server and nginx, side by side in one run (issue 15).
+
+Run through Benchmarks/serve_bench.sh, which installs wrk and nginx, makes the venv and the release build.
+Every side gets the same number of workers (--workers, default the number of cores); every side fetches its
+sources from one nginx on loopback. Rounds alternate the sides (the first one rotates), so load from elsewhere
+hits all alike; each row prints the range over rounds and the range of the per-round ratios.
+
+Usage: serve_bench.py --binary PATH --venv DIR [--rounds 3] [--duration 10] [--workers N] [--rows a,b]
+       [--profile cold|warm:FILE]…
+"""
+import argparse
+import atexit
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources in the work tree
+
+import images  # noqa: E402
+import rows  # noqa: E402
+import servers  # noqa: E402
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def webp_libraries(options):
+    """The libwebp each probed side calls: the one `webimage` links, and Pillow's bundled copy."""
+    libraries = {}
+    linked = subprocess.run(["ldd", options.binary], capture_output=True, text=True).stdout
+    for line in linked.splitlines():
+        if line.strip().startswith("libwebp.so"):
+            libraries["ours"] = os.path.realpath(line.split("=>")[1].split("(")[0].strip())
+    pillow = glob.glob(os.path.join(options.venv, "lib", "python*", "site-packages", "pillow.libs", "libwebp-*.so*"))
+    if pillow:
+        libraries["thumbor"] = pillow[0]
+    return libraries
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--venv", required=True)
+    parser.add_argument("--images", default=".build-bench/serve-images")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--duration", type=int, default=10, help="seconds of wrk per round and side")
+    parser.add_argument("--workers", type=int, default=os.cpu_count())
+    parser.add_argument("--rows", default="cold,imgproxy,warm,burst,rss")
+    parser.add_argument("--profile", metavar="ROW:FILE", action="append", default=[],
+                        help="after the rows, perf record -g our server during a cold or warm round, report to FILE")
+    options = parser.parse_args()
+
+    work = tempfile.mkdtemp(prefix="serve-bench-")
+    processes = servers.Processes()
+    probes = servers.EncodeProbes(webp_libraries(options))
+
+    def cleanup():
+        processes.stop_all()
+        probes.remove()
+        shutil.rmtree(work, ignore_errors=True)
+
+    atexit.register(cleanup)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, lambda number, frame: sys.exit(128 + number))
+
+    image_root = images.Fixtures(options.images).ensure()
+    print("serve_bench: %d cores, %d workers per server, %d rounds, %d s of wrk per round; load average %s"
+          % (os.cpu_count(), options.workers, options.rounds, options.duration, loadavg()), flush=True)
+
+    nginx = servers.Nginx(processes, work, os.path.abspath(image_root), options.workers)
+    nginx.wait("/u/probe/cold/cold-000.jpg")
+    sides = {
+        "ours": servers.Ours(processes, os.path.abspath(options.binary), work, options.workers),
+        "thumbor": servers.Thumbor(processes, options.venv, work, options.workers),
+        "pyvips": servers.PyvipsServer(processes, options.venv, work, options.workers),
+    }
+    for side in sides.values():
+        side.wait()
+    bench = rows.Bench(options, work, processes, nginx, sides, image_root, probes)
+    bench.check_outputs()
+
+    table = []
+    for row in options.rows.split(","):
+        print("\n== %s (load average %s)" % (row, loadavg()), flush=True)
+        table.extend(getattr(bench, "row_" + row)())
+    for request in options.profile:
+        row, report = request.split(":", 1)
+        bench.profile(row, os.path.abspath(report))
+
+    print("\n%-52s %-18s %-18s %-22s %s" % ("row", "ours", "peer", "ratio (per round)", "target"))
+    for line in table:
+        print("%-52s %-18s %-18s %-22s %s" % line)
+    print("load average at the end: %s" % loadavg())
+
+
+if __name__ == "__main__":
+    main()

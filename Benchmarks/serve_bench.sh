@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `webimage serve` beside thumbor 7.8.0, a pyvips server and nginx, side by side in one run (issue 15).
+#
+#   bash Benchmarks/serve_bench.sh [--rounds 3] [--duration 10] [--workers N] [--rows cold,imgproxy,warm,burst,rss]
+#                                  [--profile cold:perf-cold.txt] [--profile warm:perf-warm.txt]
+#
+# Installs wrk and nginx from Debian when missing, makes the Python environment .build-bench/serve-venv
+# (thumbor 7.8.0, pyvips + pyvips-binary 8.18.7, aiohttp; its own, because thumbor pins a Pillow older than the
+# one the end-to-end benchmark's .build-bench/venv uses), builds `webimage` in release and runs
+# Benchmarks/ServeBench/serve_bench.py, which starts every server itself on free loopback ports, kills them on
+# exit and removes its temp dir. Test images are made once under .build-bench/serve-images.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v wrk >/dev/null || missing+=(wrk)
+command -v nginx >/dev/null || missing+=(nginx)
+if ((${#missing[@]})); then
+    echo "installing ${missing[*]} (apt)…"
+    apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends "${missing[@]}" >/dev/null \
+        || { apt-get update -qq && apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends "${missing[@]}" >/dev/null; }
+fi
+command -v perf >/dev/null || echo "perf not found: encodes are not counted for ours and thumbor (apt-get install linux-perf)"
+
+venv=.build-bench/serve-venv
+if ! "$venv/bin/python" -c 'import aiohttp, pyvips, thumbor, importlib.metadata as m; assert m.version("thumbor") == "7.8.0" and m.version("pyvips-binary") == "8.18.7"' 2>/dev/null; then
+    echo "making $venv (pip install thumbor==7.8.0 pyvips pyvips-binary==8.18.7 aiohttp)…"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet "thumbor==7.8.0" pyvips "pyvips-binary==8.18.7" aiohttp
+fi
+
+mkdir -p .build-bench
+if ! swift build -c release --product webimage -Xswiftc -warnings-as-errors > .build-bench/serve-build.log 2>&1; then
+    tail -40 .build-bench/serve-build.log >&2
+    exit 1
+fi
+grep -E "error|warning:|complete" .build-bench/serve-build.log | sort -u || true
+binary="$(swift build -c release --show-bin-path)/webimage"
+[[ -x "$binary" ]] || { echo "no release webimage at $binary" >&2; exit 1; }
+
+exec "$venv/bin/python" Benchmarks/ServeBench/serve_bench.py --binary "$binary" --venv "$venv" "$@"
