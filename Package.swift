@@ -66,8 +66,10 @@ let package = Package(
         // The image service as a library: URL parsing, signatures, source policy, the processing pipeline and a
         // Hummingbird router any Hummingbird app can mount.
         .target(name: "WebImageServer",
-                dependencies: ["WebImage", .product(name: "Crypto", package: "swift-crypto"),
+                dependencies: ["WebImage", "WebImageRedis", .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "Metrics", package: "swift-metrics"),
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                                .product(name: "Prometheus", package: "swift-prometheus"),
@@ -77,7 +79,7 @@ let package = Package(
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio")]),
         .executableTarget(name: "webimage",
-                          dependencies: ["WebImage", "WebImageServer", "LoopbackServer", "CTurboJPEG",
+                          dependencies: ["WebImage", "WebImageServer", "WebImageRedis", "LoopbackServer", "CTurboJPEG",
                                          .product(name: "Logging", package: "swift-log"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Hummingbird", package: "hummingbird"),
@@ -87,7 +89,8 @@ let package = Package(
 
         .executableTarget(name: "webimage-benchmarks",
                           dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF",
-                                         .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport"],
+                                         .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
+                                         "WebImageServer", "RedisTestSupport"],
                           path: "Benchmarks/WebImageBenchmarks"),
 
         // An in-process HTTP server on 127.0.0.1: the demo's image server, and the tests' and benchmarks'.
@@ -98,6 +101,12 @@ let package = Package(
                                .product(name: "NIOPosix", package: "swift-nio")]),
         // Test helpers shared by test targets and benchmarks: re-exports the loopback server.
         .target(name: "TestSupport", dependencies: ["LoopbackServer"], path: "Tests/Support"),
+        // A real redis-server started on a free loopback port, and fake servers that answer junk or nothing:
+        // the Redis tests', the proxy's shared-tier tests' and the benchmarks'.
+        .target(name: "RedisTestSupport",
+                dependencies: ["WebImageRedis", .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio")],
+                path: "Tests/RedisSupport"),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"]),
         .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter", "TestSupport"]),
@@ -114,14 +123,15 @@ let package = Package(
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageServerTests",
-                    dependencies: ["WebImageServer", "TestSupport",
+                    dependencies: ["WebImageServer", "TestSupport", "RedisTestSupport",
+                                   .product(name: "MetricsTestKit", package: "swift-metrics"),
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                    .product(name: "NIOCore", package: "swift-nio"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOPosix", package: "swift-nio")]),
-        .testTarget(name: "WebImageRedisTests", dependencies: ["WebImageRedis", "TestSupport"]),
+        .testTarget(name: "WebImageRedisTests", dependencies: ["WebImageRedis", "RedisTestSupport"]),
         // Logs and metrics of real loads, through a recording log handler and MetricsTestKit's factory.
         .testTarget(name: "WebImageObservabilityTests",
                     dependencies: ["WebImage", "TestSupport",

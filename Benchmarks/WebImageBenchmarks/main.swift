@@ -13,6 +13,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("loader", LoaderBenchmarks.run),
     ("manager", ManagerBenchmarks.run),
     ("end-to-end", EndToEndBenchmark.run),
+    ("shared-tier", SharedTierBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -62,8 +62,10 @@ extension ImageProxy {
         return try outcome.get()
     }
 
-    /// Makes a result: a worker slot (or 429), the source, then processing on a worker thread.
+    /// Makes a result: from the shared tier when another instance made it, else a worker slot (or 429),
+    /// the source, then processing on a worker thread.
     private func make(_ job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
+        if let shared = await results.sharedResult(forKey: job.key) { return shared }
         let processor = self.processor, statistics = self.statistics
         let result = try await withSource(job.source) { data throws(ProxyError) in
             let format = job.format.resolved(source: ImageFormat(sniffing: data))

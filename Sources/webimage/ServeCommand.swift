@@ -15,7 +15,9 @@ struct ServeCommand: AsyncParsableCommand {
             take a comma-separated list): WEBIMAGE_BIND, WEBIMAGE_METRICS_BIND, WEBIMAGE_KEY, WEBIMAGE_SALT, \
             WEBIMAGE_ALLOW_UNSIGNED, WEBIMAGE_ALLOW_PRIVATE_SOURCES, WEBIMAGE_ALLOWED_SOURCES, WEBIMAGE_CACHE_DIR, \
             WEBIMAGE_MAX_SRC_BYTES, WEBIMAGE_MAX_SRC_MEGAPIXELS, WEBIMAGE_WORKERS, WEBIMAGE_QUEUE, \
-            WEBIMAGE_DRAIN_SECONDS, WEBIMAGE_NO_NEGOTIATION. Prints one line, 'listening on http://HOST:PORT', \
+            WEBIMAGE_DRAIN_SECONDS, WEBIMAGE_NO_NEGOTIATION, WEBIMAGE_SHARED_CACHE, WEBIMAGE_SHARED_CACHE_TTL, \
+            WEBIMAGE_SHARED_CACHE_DEADLINE_MS, WEBIMAGE_SHARED_CACHE_BREAKER_FAILURES, \
+            WEBIMAGE_SHARED_CACHE_BREAKER_SECONDS. Prints one line, 'listening on http://HOST:PORT', \
             once it accepts connections.
             """)
 
@@ -73,6 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(name: .customLong("no-negotiation"), help: "Never choose the format from Accept (no Vary: Accept).")
     var noNegotiation = false
+
+    @OptionGroup(title: "Shared cache (Redis)")
+    var sharedCache: SharedCacheOptions
 
     func run() async throws {
         let settings: ServeSettings
@@ -137,7 +142,8 @@ struct ServeCommand: AsyncParsableCommand {
             maxSourceBytes: try ServeSettings.positive(source.text(maxSourceBytes, "WEBIMAGE_MAX_SRC_BYTES"),
                                                        option: "--max-src-bytes", default: 50_000_000),
             maxSourcePixels: megapixels * 1_000_000, workers: workerCount, queueSize: queueSize,
-            negotiatesFormat: !source.flag(noNegotiation, "WEBIMAGE_NO_NEGOTIATION"))
+            negotiatesFormat: !source.flag(noNegotiation, "WEBIMAGE_NO_NEGOTIATION"),
+            sharedCache: try sharedCache.configuration(source))
         return ServeSettings(host: host, port: port, configuration: configuration, drainTimeout: .seconds(drain),
                              metrics: metrics)
     }

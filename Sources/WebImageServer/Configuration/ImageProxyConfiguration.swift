@@ -60,6 +60,8 @@ public struct ImageProxyConfiguration: Sendable {
     public var defaultQuality: Int
     /// Redirects followed per source, each hop checked like the source itself. Default 5.
     public var maxRedirects: Int
+    /// A Redis tier shared with other instances, after memory and disk. Default nil: none.
+    public var sharedCache: SharedCacheConfiguration?
 
     /// A configuration with every default as documented.
     public init(keyPairs: [URLSigner.KeyPair] = [], signatureSize: Int = 32, allowsUnsigned: Bool = false,
@@ -71,7 +73,8 @@ public struct ImageProxyConfiguration: Sendable {
                 processingTimeout: Duration = .seconds(10),
                 workers: Int = ProcessInfo.processInfo.activeProcessorCount, queueSize: Int? = nil,
                 retryAfterSeconds: Int = 1, negotiatesFormat: Bool = true, cacheTTL: Int = 31_536_000,
-                errorCacheTTL: Int = 10, defaultQuality: Int = 80, maxRedirects: Int = 5) {
+                errorCacheTTL: Int = 10, defaultQuality: Int = 80, maxRedirects: Int = 5,
+                sharedCache: SharedCacheConfiguration? = nil) {
         self.keyPairs = keyPairs
         self.signatureSize = signatureSize
         self.allowsUnsigned = allowsUnsigned
@@ -95,5 +98,6 @@ public struct ImageProxyConfiguration: Sendable {
         self.errorCacheTTL = errorCacheTTL
         self.defaultQuality = defaultQuality
         self.maxRedirects = maxRedirects
+        self.sharedCache = sharedCache
     }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import Synchronization
+import WebImage
+import WebImageRedis
+
+/// The proxy's view of the shared Redis tier: lookups that end in a value or a miss within the deadline
+/// (a failure is counted and is a miss), and writes in the background, bounded in number.
+final class SharedTier: Sendable {
+    /// What a value is; each kind has its own key space.
+    enum Kind: String, Sendable, CaseIterable {
+        case result, source
+
+        var keyPrefix: String { self == .result ? "r:" : "s:" }
+    }
+
+    let cache: RedisImageCache
+    let configuration: SharedCacheConfiguration
+    private let instruments: SharedTierInstruments
+    private let pending = Atomic<Int>(0)
+
+    init(configuration: SharedCacheConfiguration) {
+        self.configuration = configuration
+        let client = RedisClient.Configuration(connections: configuration.connectionsPerServer,
+                                               deadline: configuration.deadline,
+                                               breakerFailureThreshold: configuration.breakerFailureThreshold,
+                                               breakerOpenDuration: configuration.breakerOpenDuration)
+        cache = RedisImageCache(endpoints: configuration.endpoints,
+                                configuration: RedisImageCache.Configuration(keyPrefix: configuration.keyPrefix,
+                                                                            timeToLive: configuration.timeToLive,
+                                                                            client: client))
+        instruments = SharedTierInstruments(logger: configuration.logger, factory: configuration.metricsFactory)
+    }
+
+    /// Whether every server's breaker is closed.
+    var isAvailable: Bool { cache.isAvailable }
+
+    /// Background writes under way.
+    var pendingWrites: Int { pending.load(ordering: .relaxed) }
+
+    /// The whole value under `key`, or nil (a miss, a torn or foreign value, or a failed call) within the
+    /// deadline.
+    func entry(_ kind: Kind, forKey key: String) async -> SharedCacheEntry? {
+        defer { recordAvailability() }
+        do {
+            guard let entry = try await cache.entry(forKey: kind.keyPrefix + key) else {
+                instruments.miss(kind)
+                return nil
+            }
+            instruments.hit(kind)
+            return entry
+        } catch {
+            instruments.readFailed(kind, error)
+            return nil
+        }
+    }
+
+    /// Writes `entry` in a task of its own and returns at once; past ``SharedCacheConfiguration/maxPendingWrites``
+    /// writes under way it is dropped. A failure is logged and counted, never reported to the caller.
+    func storeLater(_ entry: SharedCacheEntry, _ kind: Kind, forKey key: String) {
+        guard entry.bytes.count <= configuration.maxEntryBytes else { return }
+        guard pending.add(1, ordering: .relaxed).newValue <= configuration.maxPendingWrites else {
+            pending.subtract(1, ordering: .relaxed)
+            instruments.writeFailed(kind, reason: "queue_full")
+            return
+        }
+        Task.detached { [self] in
+            defer {
+                pending.subtract(1, ordering: .relaxed)
+                recordAvailability()
+            }
+            do {
+                try await cache.store(entry, forKey: kind.keyPrefix + key)
+                instruments.wrote(kind)
+            } catch {
+                instruments.writeFailed(kind, reason: error.metricReason)
+                instruments.logger.warning("shared cache write failed",
+                                           metadata: ["kind": "\(kind.rawValue)", "key": "\(key)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Lets writes under way finish (each is bounded by the deadline, so this waits at most about one
+    /// deadline), then closes the connections.
+    func close() async {
+        let limit = ContinuousClock.now + configuration.deadline + .milliseconds(200)
+        while pendingWrites > 0, ContinuousClock.now < limit {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        await cache.close()
+    }
+
+    private func recordAvailability() {
+        instruments.available.record(cache.isAvailable ? 1 : 0)
+    }
+}
+
+extension ProcessedResult {
+    /// A result read from the shared tier, with the ETag and Last-Modified of the instance that made it.
+    /// A value with no ETag (written by another client) gets this instance's, from its bytes.
+    init(shared entry: SharedCacheEntry) {
+        let data = Data(entry.bytes)
+        guard let etag = entry.etag, let lastModified = entry.lastModified else {
+            self.init(data: data, format: entry.format, lastModified: entry.lastModified ?? Date())
+            return
+        }
+        self.init(data: data, metadata: Metadata(format: entry.format, etag: etag, lastModified: lastModified))
+    }
+
+    /// The value the shared tier keeps for this result.
+    var sharedEntry: SharedCacheEntry {
+        SharedCacheEntry(bytes: Array(data), format: format, etag: etag, lastModified: lastModified)
+    }
+}
