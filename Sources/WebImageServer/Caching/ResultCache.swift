@@ -47,7 +47,7 @@ final class ResultCache: Sendable {
 
     /// Keeps `result` in memory, writes it to disk, and hands it to the shared tier's background writes.
     func store(_ result: ProcessedResult, forKey key: String) async {
-        shared?.storeLater(result.sharedEntry, .result, forKey: key)
+        shared?.storeLater(.result, forKey: key, byteCount: result.data.count, result.sharedEntry)
         await storeLocally(result, forKey: key)
     }
 

@@ -54,15 +54,18 @@ final class SharedTier: Sendable {
         }
     }
 
-    /// Writes `entry` in a task of its own and returns at once; past ``SharedCacheConfiguration/maxPendingWrites``
-    /// writes under way it is dropped. A failure is logged and counted, never reported to the caller.
-    func storeLater(_ entry: SharedCacheEntry, _ kind: Kind, forKey key: String) {
-        guard entry.bytes.count <= configuration.maxEntryBytes else { return }
+    /// Writes the entry of `byteCount` payload bytes in a task of its own and returns at once (the entry is
+    /// only made when it will be written): over ``SharedCacheConfiguration/maxEntryBytes`` it is not written,
+    /// past ``SharedCacheConfiguration/maxPendingWrites`` writes under way it is dropped. A failure is logged
+    /// and counted, never reported to the caller.
+    func storeLater(_ kind: Kind, forKey key: String, byteCount: Int, _ makeEntry: @autoclosure () -> SharedCacheEntry) {
+        guard byteCount <= configuration.maxEntryBytes else { return }
         guard pending.add(1, ordering: .relaxed).newValue <= configuration.maxPendingWrites else {
             pending.subtract(1, ordering: .relaxed)
             instruments.writeFailed(kind, reason: "queue_full")
             return
         }
+        let entry = makeEntry()
         Task.detached { [self] in
             defer {
                 pending.subtract(1, ordering: .relaxed)

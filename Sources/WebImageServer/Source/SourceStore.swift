@@ -45,7 +45,8 @@ final class SourceStore: Sendable {
         }
         // Only images are kept: junk a source sends must not fill the caches for a week.
         if let header = try? SourceHeader(download.data) {
-            shared?.storeLater(SharedCacheEntry(bytes: Array(download.data), format: header.format), .source, forKey: key)
+            shared?.storeLater(.source, forKey: key, byteCount: download.data.count,
+                               SharedCacheEntry(bytes: Array(download.data), format: header.format))
             await storeOnDisk(download.data, forKey: key)
         }
         return download.data
