@@ -39,7 +39,8 @@ import WebImageRedis
              "webimage: --shared-cache-ttl: bad value 'soon': give a positive whole number"),
         ]
         for (arguments, line) in cases {
-            #expect("\(try #require(Self.failure(arguments)))" == line, "\(arguments)")
+            let failure = try #require(try Self.failure(arguments), "\(arguments)")
+            #expect(failure.description == line)
         }
     }
 

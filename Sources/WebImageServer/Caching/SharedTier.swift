@@ -71,7 +71,7 @@ final class SharedTier: Sendable {
                 pending.subtract(1, ordering: .relaxed)
                 recordAvailability()
             }
-            do {
+            do throws(RedisError) {
                 try await cache.store(entry, forKey: kind.keyPrefix + key)
                 instruments.wrote(kind)
             } catch {
