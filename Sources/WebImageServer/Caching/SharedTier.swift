@@ -17,6 +17,7 @@ final class SharedTier: Sendable {
     let configuration: SharedCacheConfiguration
     private let instruments: SharedTierInstruments
     private let pending = Atomic<Int>(0)
+    private let wasAvailable = Atomic<Bool>(true)
 
     init(configuration: SharedCacheConfiguration) {
         self.configuration = configuration
@@ -76,6 +77,8 @@ final class SharedTier: Sendable {
                 instruments.wrote(kind)
             } catch {
                 instruments.writeFailed(kind, reason: error.metricReason)
+                // Refused by the open breaker: counted only; the opening itself was logged.
+                guard error != .unavailable else { return }
                 instruments.logger.warning("shared cache write failed",
                                            metadata: ["kind": "\(kind.rawValue)", "key": "\(key)", "error": "\(error)"])
             }
@@ -92,8 +95,16 @@ final class SharedTier: Sendable {
         await cache.close()
     }
 
+    /// Sets the gauge, and logs when the tier stops or starts being used.
     private func recordAvailability() {
-        instruments.available.record(cache.isAvailable ? 1 : 0)
+        let available = cache.isAvailable
+        instruments.available.record(available ? 1 : 0)
+        guard wasAvailable.exchange(available, ordering: .relaxed) != available else { return }
+        if available {
+            instruments.logger.info("shared cache available again")
+        } else {
+            instruments.logger.warning("shared cache unavailable after repeated failures: serving from local tiers and the origin")
+        }
     }
 }
 
