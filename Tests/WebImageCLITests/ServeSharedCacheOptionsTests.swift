@@ -1,5 +1,10 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
 import Testing
+import WebImage
 import WebImageRedis
 @testable import webimage
 
@@ -42,6 +47,48 @@ import WebImageRedis
             let failure = try #require(try Self.failure(arguments), "\(arguments)")
             #expect(failure.description == line)
         }
+    }
+
+    /// A real `webimage serve` whose Redis is gone: images still answer 200, `/ready` stays 200 and
+    /// `/metrics` shows the tier unavailable and the failed lookups.
+    @Test func aDeadRedisShowsInTheMetricsAndRequestsSucceed() async throws {
+        let dir = try TemporaryDirectory()
+        let origin = try await TestHTTPServer.start()
+        let pixels = PixelBuffer(width: 8, height: 8) { out in for i in out.indices { out[i] = 200 } }
+        origin.route("/a.jpg", TestResponse(headers: [("Content-Type", "image/jpeg")],
+                                            body: try CodersManager.shared.encode(Image(pixels: pixels), as: .jpeg,
+                                                                                  options: ImageEncodeOptions())))
+        let metricsPort = try ServeCommandTests.freePort(), deadPort = try ServeCommandTests.freePort()
+        let process = Process()
+        process.executableURL = try CLIRunner.executable()
+        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
+                             "--cache-dir", dir.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)",
+                             "--shared-cache", "redis://127.0.0.1:\(deadPort)"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let (line, _) = await ServeCommandTests.firstLine(of: out.fileHandleForReading)
+        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        let source = origin.url("/a.jpg").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let image = try #require(URL(string: "http://127.0.0.1:\(port)/_/w:4/plain/\(source)"))
+        let (_, answer) = try await URLSession.shared.data(from: image)
+        #expect((answer as? HTTPURLResponse)?.statusCode == 200)
+        let ready = try #require(URL(string: "http://127.0.0.1:\(port)/ready"))
+        #expect((try await URLSession.shared.data(from: ready).1 as? HTTPURLResponse)?.statusCode == 200)
+        let metricsURL = try #require(URL(string: "http://127.0.0.1:\(metricsPort)/metrics"))
+        var text = ""
+        for _ in 0..<50 where !text.contains("swiftwebimage_shared_cache_available 0") {
+            if let (body, _) = try? await URLSession.shared.data(from: metricsURL) { text = String(decoding: body, as: UTF8.self) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(text.contains("swiftwebimage_shared_cache_available 0"))
+        #expect(text.contains("swiftwebimage_shared_cache_errors_total{kind=\"result\",reason=\"connection\"} 1"))
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        try await origin.shutdown()
     }
 
     private static func failure(_ arguments: [String]) throws -> CLIFailure? {

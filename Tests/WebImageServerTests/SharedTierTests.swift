@@ -112,7 +112,7 @@ import WebImageRedis
     }
 
     @Test func aThirdServerMovesOnlyTheKeysTheRingGivesIt() async throws {
-        let images = 24
+        let images = 48
         try await SharedTierScene.with(servers: 3, images: images) { scene in
             let three = scene.endpoints, two = Array(three.prefix(2))
             let a = try await scene.instance(endpoints: two), b = try await scene.instance(endpoints: three)
@@ -125,7 +125,8 @@ import WebImageRedis
             // Exactly the results whose server is unchanged hit; a moved one whose source stayed skips the origin.
             let kept = stayed.filter { $0 }.count
             #expect(b.count(M.hits, .result) == Int64(kept) && b.count(M.misses, .result) == Int64(images - kept))
-            #expect(kept > images / 2 && kept < images, "\(kept) of \(images) stayed")
+            // About 2/3 stay (the ring's own test checks the proportion on 10,000 keys); here: some, not all.
+            #expect(kept > images / 3 && kept < images, "\(kept) of \(images) stayed")
             for index in 0..<images {
                 let expected = stayed[index] || sourceStayed[index] ? 1 : 2
                 #expect(scene.originRequests(index) == expected, "image \(index)")

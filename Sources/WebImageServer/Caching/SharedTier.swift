@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Synchronization
 import WebImage
 import WebImageRedis
@@ -29,7 +30,8 @@ final class SharedTier: Sendable {
                                 configuration: RedisImageCache.Configuration(keyPrefix: configuration.keyPrefix,
                                                                             timeToLive: configuration.timeToLive,
                                                                             client: client))
-        instruments = SharedTierInstruments(logger: configuration.logger, factory: configuration.metricsFactory)
+        instruments = SharedTierInstruments(logger: configuration.logger,
+                                            factory: configuration.metricsFactory ?? MetricsSystem.factory)
     }
 
     /// Whether every server's breaker is closed.

@@ -30,9 +30,9 @@ public struct SharedCacheConfiguration: Sendable {
     public var maxEntryBytes: Int
     /// Put before every key, so the tier can share a Redis with other data. Default `swi:`.
     public var keyPrefix: String
-    /// Where the tier's metrics (``SharedCacheMetrics``) are made. Default `MetricsSystem.factory`, read when
-    /// the configuration is made.
-    public var metricsFactory: any MetricsFactory
+    /// Where the tier's metrics (``SharedCacheMetrics``) are made. Default nil: `MetricsSystem.factory` as it
+    /// is when the proxy is made, so bootstrapping after making the configuration still counts.
+    public var metricsFactory: (any MetricsFactory)?
     /// Where failed writes are logged (at `warning`). Default `Logger(label: "SwiftWebImage.SharedCache")`.
     public var logger: Logger
 
@@ -40,7 +40,7 @@ public struct SharedCacheConfiguration: Sendable {
                 deadline: Duration = .milliseconds(50), breakerFailureThreshold: Int = 3,
                 breakerOpenDuration: Duration = .seconds(5), connectionsPerServer: Int = 2,
                 maxPendingWrites: Int = 64, maxEntryBytes: Int = 16 << 20, keyPrefix: String = "swi:",
-                metricsFactory: any MetricsFactory = MetricsSystem.factory,
+                metricsFactory: (any MetricsFactory)? = nil,
                 logger: Logger = Logger(label: "SwiftWebImage.SharedCache")) {
         self.endpoints = endpoints
         self.timeToLive = timeToLive
