@@ -155,6 +155,34 @@ import WebImageRedis
         }
     }
 
+    @Test func aHungServerCostsARequestOneDeadlineNotOnePerLookup() async throws {
+        try await SharedTierScene.with { scene in
+            let hung = try await FakeRedisServer.start(reply: nil)
+            do {
+                let deadline = Duration.milliseconds(500)
+                let instance = try await scene.instance(endpoints: [hung.endpoint], deadline: deadline,
+                                                        shared: { $0.breakerFailureThreshold = 1_000 })
+                for index in 0..<2 {
+                    let start = ContinuousClock.now
+                    #expect(try await instance.get(index).status == 200)
+                    let elapsed = ContinuousClock.now - start
+                    #expect(elapsed >= deadline && elapsed < deadline * 2, "took \(elapsed)")
+                }
+                // Both result lookups failed (timed out, or lost their connection to a write's timeout); the
+                // source lookups of the same requests were never made.
+                let errors = { (kind: SharedTier.Kind) in
+                    SharedTierInstruments.readReasons.map { instance.count(M.errors, kind, reason: $0) }.reduce(0, +)
+                }
+                #expect(errors(.result) == 2 && instance.count(M.errors, .result, reason: "timeout") >= 1)
+                #expect(errors(.source) == 0 && instance.count(M.misses, .source) == 0)
+            } catch {
+                await hung.stop()
+                throw error
+            }
+            await hung.stop()
+        }
+    }
+
     @Test func writesPastTheLimitAreDroppedAndCounted() async throws {
         try await SharedTierScene.with { scene in
             let instance = try await scene.instance(shared: { $0.maxPendingWrites = 0 })

@@ -37,12 +37,18 @@ final class ResultCache: Sendable {
     }
 
     /// The result from the shared tier, if there, with the ETag and Last-Modified it was made with; it is
-    /// then kept in memory and written to disk. Waits at most the tier's deadline.
-    func sharedResult(forKey key: String) async -> ProcessedResult? {
-        guard let shared, let entry = await shared.entry(.result, forKey: key) else { return nil }
-        let result = ProcessedResult(shared: entry)
-        await storeLocally(result, forKey: key)
-        return result
+    /// then kept in memory and written to disk. Waits at most the tier's deadline; `failed` when the call
+    /// failed (not for a plain miss).
+    func sharedResult(forKey key: String) async -> (result: ProcessedResult?, failed: Bool) {
+        guard let shared else { return (nil, false) }
+        switch await shared.lookup(.result, forKey: key) {
+        case .hit(let entry):
+            let result = ProcessedResult(shared: entry)
+            await storeLocally(result, forKey: key)
+            return (result, false)
+        case .miss: return (nil, false)
+        case .failed: return (nil, true)
+        }
     }
 
     /// Keeps `result` in memory, writes it to disk, and hands it to the shared tier's background writes.

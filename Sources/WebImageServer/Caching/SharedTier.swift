@@ -40,20 +40,33 @@ final class SharedTier: Sendable {
     /// Background writes under way.
     var pendingWrites: Int { pending.load(ordering: .relaxed) }
 
-    /// The whole value under `key`, or nil (a miss, a torn or foreign value, or a failed call) within the
-    /// deadline.
-    func entry(_ kind: Kind, forKey key: String) async -> SharedCacheEntry? {
+    /// What a lookup found.
+    enum Lookup: Sendable {
+        case hit(SharedCacheEntry)
+        /// No value, or a torn or foreign one.
+        case miss
+        /// The call failed (or was skipped): the caller goes on as for a miss.
+        case failed
+    }
+
+    /// True for the rest of a request whose result lookup failed: that lookup already waited up to the
+    /// deadline, so the request's source lookup is skipped and it waits at most one deadline in all.
+    @TaskLocal static var skipsLookups = false
+
+    /// The whole value under `key`, a miss, or a failure, within the deadline.
+    func lookup(_ kind: Kind, forKey key: String) async -> Lookup {
+        guard !Self.skipsLookups else { return .failed }
         defer { recordAvailability() }
         do {
             guard let entry = try await cache.entry(forKey: kind.keyPrefix + key) else {
                 instruments.miss(kind)
-                return nil
+                return .miss
             }
             instruments.hit(kind)
-            return entry
+            return .hit(entry)
         } catch {
             instruments.readFailed(kind, error)
-            return nil
+            return .failed
         }
     }
 

@@ -30,7 +30,7 @@ final class SourceStore: Sendable {
             statistics.record(\.sourceCacheHits)
             return cached
         }
-        if let shared, let entry = await shared.entry(.source, forKey: key) {
+        if let shared, case .hit(let entry) = await shared.lookup(.source, forKey: key) {
             let data = Data(entry.bytes)
             await storeOnDisk(data, forKey: key)
             return data
