@@ -34,9 +34,6 @@ final class SharedTier: Sendable {
                                             factory: configuration.metricsFactory ?? MetricsSystem.factory)
     }
 
-    /// Whether every server's breaker is closed.
-    var isAvailable: Bool { cache.isAvailable }
-
     /// Background writes under way.
     var pendingWrites: Int { pending.load(ordering: .relaxed) }
 
