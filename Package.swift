@@ -77,8 +77,10 @@ let package = Package(
         // The image service as a library: URL parsing, signatures, source policy, the processing pipeline and a
         // Hummingbird router any Hummingbird app can mount.
         .target(name: "WebImageServer",
-                dependencies: ["WebImage", .product(name: "Crypto", package: "swift-crypto"),
+                dependencies: ["WebImage", "WebImageRedis", .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "Metrics", package: "swift-metrics"),
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                                .product(name: "Prometheus", package: "swift-prometheus"),
@@ -90,7 +92,7 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "Metrics", package: "swift-metrics")]),
         .executableTarget(name: "webimage",
-                          dependencies: ["WebImage", "WebImageServer", "LoopbackServer", "CTurboJPEG",
+                          dependencies: ["WebImage", "WebImageServer", "WebImageRedis", "LoopbackServer", "CTurboJPEG",
                                          .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                          .product(name: "Logging", package: "swift-log"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -101,7 +103,8 @@ let package = Package(
 
         .executableTarget(name: "webimage-benchmarks",
                           dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2",
-                                         .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport"],
+                                         .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
+                                         "WebImageServer", "RedisTestSupport"],
                           path: "Benchmarks/WebImageBenchmarks"),
 
         // An in-process HTTP server on 127.0.0.1: the demo's image server, and the tests' and benchmarks'.
@@ -113,6 +116,12 @@ let package = Package(
         // Test helpers shared by test targets and benchmarks: re-exports the loopback server; a recording log handler.
         .target(name: "TestSupport", dependencies: ["LoopbackServer", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/Support"),
+        // A real redis-server started on a free loopback port, and fake servers that answer junk or nothing:
+        // the Redis tests', the proxy's shared-tier tests' and the benchmarks'.
+        .target(name: "RedisTestSupport",
+                dependencies: ["WebImageRedis", .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio")],
+                path: "Tests/RedisSupport"),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"]),
         .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter", "TestSupport"]),
@@ -131,7 +140,7 @@ let package = Package(
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageServerTests",
-                    dependencies: ["WebImageServer", "TestSupport",
+                    dependencies: ["WebImageServer", "TestSupport", "RedisTestSupport",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "MetricsTestKit", package: "swift-metrics"),
                                    .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -141,7 +150,7 @@ let package = Package(
                                    .product(name: "NIOCore", package: "swift-nio"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOPosix", package: "swift-nio")]),
-        .testTarget(name: "WebImageRedisTests", dependencies: ["WebImageRedis", "TestSupport"]),
+        .testTarget(name: "WebImageRedisTests", dependencies: ["WebImageRedis", "RedisTestSupport"]),
         // Logs and metrics of real loads, through a recording log handler and MetricsTestKit's factory.
         .testTarget(name: "WebImageObservabilityTests",
                     dependencies: ["WebImage", "TestSupport",

@@ -15,6 +15,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("manager", ManagerBenchmarks.run),
     ("end-to-end", EndToEndBenchmark.run),
     ("fetch-rss", FetchRSSBenchmark.run),
+    ("shared-tier", SharedTierBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -35,7 +35,10 @@ public final class RedisClient: RedisCommanding {
     public let endpoint: RedisEndpoint
     public let configuration: Configuration
     private let group: any EventLoopGroup
-    private let state: Mutex<(slots: [EventLoopFuture<any Channel>?], next: Int, breaker: CircuitBreaker, closed: Bool)>
+    /// The pooled connections, the next slot to use, the breaker, whether ``close()`` ran, and the connection
+    /// whose loss the breaker last counted.
+    private let state: Mutex<(slots: [EventLoopFuture<any Channel>?], next: Int, breaker: CircuitBreaker, closed: Bool,
+                              lastFailed: EventLoopFuture<any Channel>?)>
 
     public init(endpoint: RedisEndpoint, configuration: Configuration = Configuration(),
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
@@ -44,7 +47,7 @@ public final class RedisClient: RedisCommanding {
         self.group = group
         state = Mutex((Array(repeating: nil, count: configuration.connections), 0,
                        CircuitBreaker(failureThreshold: configuration.breakerFailureThreshold,
-                                      openDuration: configuration.breakerOpenDuration), false))
+                                      openDuration: configuration.breakerOpenDuration), false, nil))
     }
 
     /// Whether the breaker is refusing calls after repeated failures.
@@ -54,12 +57,17 @@ public final class RedisClient: RedisCommanding {
         guard !commands.isEmpty else { return [] }
         let allowed = state.withLock { !$0.closed && $0.breaker.allowsCall() }
         guard allowed else { throw .unavailable }
-        let result = await withDeadline(commands)
+        let (result, connection) = await withDeadline(commands)
         state.withLock { state in
             switch result {
             case .success: state.breaker.recordSuccess()
             case .failure(.serverError): state.breaker.recordSuccess()
-            case .failure: state.breaker.recordFailure()
+            case .failure:
+                // Calls pipelined on one connection fail together when it is lost (one slow reply closes it):
+                // one failure for the breaker, not one per call in flight.
+                guard state.lastFailed !== connection else { return }
+                state.lastFailed = connection
+                state.breaker.recordFailure()
             }
         }
         return try result.get()
@@ -75,8 +83,10 @@ public final class RedisClient: RedisCommanding {
         for slot in slots { try? await slot.get().close() }
     }
 
-    /// Runs the commands on a pooled connection, failing with ``RedisError/timeout`` at the deadline.
-    private func withDeadline(_ commands: [[[UInt8]]]) async -> Result<[RESPValue], RedisError> {
+    /// Runs the commands on a pooled connection, failing with ``RedisError/timeout`` at the deadline; also
+    /// answers the connection used.
+    private func withDeadline(_ commands: [[[UInt8]]])
+        async -> (Result<[RESPValue], RedisError>, EventLoopFuture<any Channel>) {
         let (index, channelFuture) = connection()
         let eventLoop = channelFuture.eventLoop
         let outcome = eventLoop.makePromise(of: [RESPValue].self)
@@ -97,11 +107,11 @@ public final class RedisClient: RedisCommanding {
             outcome.completeWith(result)
         }
         do {
-            return .success(try await outcome.futureResult.get())
+            return (.success(try await outcome.futureResult.get()), channelFuture)
         } catch let error as RedisError {
-            return .failure(error)
+            return (.failure(error), channelFuture)
         } catch {
-            return .failure(.connectionFailed("\(error)"))
+            return (.failure(.connectionFailed("\(error)")), channelFuture)
         }
     }
 

@@ -58,6 +58,13 @@ public final class RedisImageCache: ImageCaching {
         nodes.allSatisfy { ($0.client as? RedisClient)?.isAvailable ?? true }
     }
 
+    /// Closes the connections of every ``RedisClient`` node; later calls fail as the breaker's would.
+    public func close() async {
+        for node in nodes {
+            if let client = node.client as? RedisClient { await client.close() }
+        }
+    }
+
     /// The name of the server `key` lives on.
     public func nodeName(forKey key: String) -> String? {
         ring.node(for: key).map { nodes[$0].name }

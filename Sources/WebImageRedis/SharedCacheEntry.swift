@@ -1,47 +1,55 @@
 import Foundation
 import WebImage
 
-/// One value of the shared tier: encoded image bytes with the format and ETag a server needs, framed so a
-/// reader can tell a whole, well-formed value from a torn or foreign one.
+/// One value of the shared tier: encoded image bytes with the format, ETag and Last-Modified a server needs,
+/// framed so a reader can tell a whole, well-formed value from a torn or foreign one.
 ///
-/// Layout: `SWIC`, version 1, format (one byte), ETag length (2 bytes) and ETag, payload length (4 bytes),
-/// payload; big-endian lengths. Values are written whole by one `SET`; ``init(decoding:)`` checks every
-/// length and that the payload sniffs as the stated format.
+/// Layout: `SWIC`, version 2, format (one byte), ETag length (2 bytes) and ETag, Last-Modified (8 bytes,
+/// whole seconds since 1970, 0 for none), payload length (4 bytes), payload; big-endian numbers. Values are
+/// written whole by one `SET`; ``init(decoding:)`` checks every length and that the payload sniffs as the
+/// stated format.
 public struct SharedCacheEntry: Sendable, Hashable {
     public var bytes: [UInt8]
     public var format: ImageFormat
     public var etag: String?
+    /// Kept to the whole second (what HTTP dates carry).
+    public var lastModified: Date?
 
-    public init(bytes: [UInt8], format: ImageFormat, etag: String? = nil) {
+    public init(bytes: [UInt8], format: ImageFormat, etag: String? = nil, lastModified: Date? = nil) {
         self.bytes = bytes
         self.format = format
         self.etag = etag
+        self.lastModified = lastModified.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
     }
 
-    static let magic = Array("SWIC".utf8), version: UInt8 = 1
+    static let magic = Array("SWIC".utf8), version: UInt8 = 2
 
     /// The framed value.
     public var encoded: [UInt8] {
         let tag = Array((etag ?? "").utf8.prefix(Int(UInt16.max)))
+        let seconds = UInt64(max(0, lastModified?.timeIntervalSince1970 ?? 0))
         var out = Self.magic + [Self.version, UInt8(ImageFormat.allCases.firstIndex(of: format) ?? 0)]
         out += [UInt8(tag.count >> 8), UInt8(tag.count & 0xFF)] + tag
+        out += stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: seconds >> UInt64($0)) }
         out += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: bytes.count >> $0) } + bytes
         return out
     }
 
     /// Reads a framed value; nil for anything torn, foreign or whose payload is not the stated format.
     public init?(decoding value: [UInt8]) {
-        guard value.count >= 12, Array(value[0..<4]) == Self.magic, value[4] == Self.version,
+        guard value.count >= 20, Array(value[0..<4]) == Self.magic, value[4] == Self.version,
               Int(value[5]) < ImageFormat.allCases.count else { return nil }
         let format = ImageFormat.allCases[Int(value[5])]
         let tagLength = Int(value[6]) << 8 | Int(value[7])
-        let payloadStart = 8 + tagLength + 4
+        let dateStart = 8 + tagLength, lengthStart = dateStart + 8, payloadStart = lengthStart + 4
         guard value.count >= payloadStart else { return nil }
-        let length = value[(8 + tagLength)..<payloadStart].reduce(0) { $0 << 8 | Int($1) }
+        let seconds = value[dateStart..<lengthStart].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let length = value[lengthStart..<payloadStart].reduce(0) { $0 << 8 | Int($1) }
         guard value.count == payloadStart + length, length > 0 else { return nil }
         let payload = Array(value[payloadStart...])
         guard ImageFormat(sniffing: Data(payload)) == format else { return nil }
-        let tag = String(decoding: value[8..<(8 + tagLength)], as: UTF8.self)
-        self.init(bytes: payload, format: format, etag: tag.isEmpty ? nil : tag)
+        let tag = String(decoding: value[8..<dateStart], as: UTF8.self)
+        self.init(bytes: payload, format: format, etag: tag.isEmpty ? nil : tag,
+                  lastModified: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 }

@@ -64,8 +64,23 @@ extension ImageProxy {
         return try outcome.get()
     }
 
-    /// Makes a result: a worker slot (or 429), the source, then processing on a worker thread.
+    /// Makes a result: from the shared tier when another instance made it, else a worker slot (or 429),
+    /// the source, then processing on a worker thread (without a second shared-tier wait when the first
+    /// lookup failed).
     private func make(_ job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
+        let shared = await results.sharedResult(forKey: job.key)
+        if let hit = shared.result { return hit }
+        let outcome = await SharedTier.$skipsLookups.withValue(shared.failed) { () async -> Result<ProcessedResult, ProxyError> in
+            do throws(ProxyError) {
+                return .success(try await self.process(job))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    private func process(_ job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
         let processor = self.processor, statistics = self.statistics
         let result = try await withSource(job.source) { data throws(ProxyError) in
             let format = job.format.resolved(source: ImageFormat(sniffing: data))

@@ -51,13 +51,15 @@ public final class ImageProxy: Sendable {
         downloader = ImageDownloader(configuration: downloaderConfiguration, transport: transport)
         let diskConfiguration = DiskCache.Configuration(maxDiskSize: configuration.maxDiskCacheBytes)
         let directory = configuration.cacheDirectory
+        let shared = configuration.sharedCache.map(SharedTier.init(configuration:))
         sources = SourceStore(downloader: downloader,
                               disk: directory.map { DiskCache(directory: $0.appendingPathComponent("sources"),
                                                               configuration: diskConfiguration) },
-                              downloadTimeout: configuration.downloadTimeout, statistics: statistics)
+                              shared: shared, downloadTimeout: configuration.downloadTimeout, statistics: statistics)
         results = ResultCache(memoryLimit: configuration.memoryCacheBytes,
                               disk: directory.map { DiskCache(directory: $0.appendingPathComponent("results"),
-                                                              configuration: diskConfiguration) })
+                                                              configuration: diskConfiguration) },
+                              shared: shared)
         processor = ImageProcessor(coders: .shared, maxSourcePixels: configuration.maxSourcePixels,
                                    limits: ProcessingPlan.Limits(maxSide: configuration.maxOutputSide,
                                                                  maxPixels: configuration.maxOutputPixels),
@@ -81,11 +83,13 @@ public final class ImageProxy: Sendable {
         isStopping.store(true, ordering: .relaxed)
     }
 
-    /// Releases the downloader's connections and the worker threads.
+    /// Releases the downloader's connections, the worker threads and the shared tier's connections (after
+    /// its writes under way, at most about one Redis deadline).
     public func shutdown() async {
         stopAccepting()
         try? await downloader.shutdown()
         await workers.shutdown()
+        await results.shared?.close()
     }
 
     /// The answer to an image request (`GET`/`HEAD` on `/<signature>/<options>/<source>`).

@@ -15,8 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
             take a comma-separated list): WEBIMAGE_BIND, WEBIMAGE_METRICS_BIND, WEBIMAGE_KEY, WEBIMAGE_SALT, \
             WEBIMAGE_ALLOW_UNSIGNED, WEBIMAGE_ALLOW_PRIVATE_SOURCES, WEBIMAGE_ALLOWED_SOURCES, WEBIMAGE_CACHE_DIR, \
             WEBIMAGE_MAX_SRC_BYTES, WEBIMAGE_MAX_SRC_MEGAPIXELS, WEBIMAGE_WORKERS, WEBIMAGE_QUEUE, \
-            WEBIMAGE_DRAIN_SECONDS, WEBIMAGE_NO_NEGOTIATION, WEBIMAGE_SOURCE_CA, WEBIMAGE_LOG_LEVEL, \
-            WEBIMAGE_ACCESS_LOG (0 or 1). \
+            WEBIMAGE_DRAIN_SECONDS, WEBIMAGE_NO_NEGOTIATION, WEBIMAGE_NO_AVIF_NEGOTIATION, WEBIMAGE_SOURCE_CA, \
+            WEBIMAGE_LOG_LEVEL, WEBIMAGE_ACCESS_LOG (0 or 1), WEBIMAGE_SHARED_CACHE, WEBIMAGE_SHARED_CACHE_TTL, \
+            WEBIMAGE_SHARED_CACHE_DEADLINE_MS, WEBIMAGE_SHARED_CACHE_BREAKER_FAILURES, \
+            WEBIMAGE_SHARED_CACHE_BREAKER_SECONDS. \
             Prints one line, 'listening on http://HOST:PORT', once it accepts connections; logs (and one access \
             line per request) go to stderr. --demo runs the service offline against built-in sample images, \
             prints what a few signed requests got, and exits.
@@ -97,6 +99,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Run offline against built-in sample images with a generated key, show a few requests, and exit.")
     var demo = false
 
+    @OptionGroup(title: "Shared cache (Redis)")
+    var sharedCache: SharedCacheOptions
+
     func run() async throws {
         if demo {
             try await ServeDemo.run()
@@ -167,7 +172,8 @@ struct ServeCommand: AsyncParsableCommand {
             maxSourceBytes: try ServeSettings.positive(source.text(maxSourceBytes, "WEBIMAGE_MAX_SRC_BYTES"),
                                                        option: "--max-src-bytes", default: 50_000_000),
             maxSourcePixels: megapixels * 1_000_000, workers: workerCount, queueSize: queueSize,
-            negotiatesFormat: !source.flag(noNegotiation, "WEBIMAGE_NO_NEGOTIATION"))
+            negotiatesFormat: !source.flag(noNegotiation, "WEBIMAGE_NO_NEGOTIATION"),
+            sharedCache: try sharedCache.configuration(source))
         configuration.negotiatesAVIF = !source.flag(noAVIFNegotiation, "WEBIMAGE_NO_AVIF_NEGOTIATION")
         var settings = ServeSettings(host: host, port: port, configuration: configuration,
                                      drainTimeout: .seconds(drain), metrics: metrics)

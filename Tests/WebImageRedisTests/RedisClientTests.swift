@@ -1,4 +1,5 @@
 import Foundation
+import RedisTestSupport
 import Testing
 @testable import WebImageRedis
 
@@ -77,6 +78,25 @@ import Testing
         await greedy.close()
         await fake.stop()
         await huge.stop()
+    }
+
+    @Test func callsLostWithTheirConnectionCountOnceForTheBreaker() async throws {
+        let hung = try await FakeRedisServer.start(reply: nil)
+        let client = RedisClient(endpoint: hung.endpoint,
+                                 configuration: .init(connections: 1, deadline: .milliseconds(200),
+                                                      breakerFailureThreshold: 2, breakerOpenDuration: .seconds(30)))
+        // Eight calls pipelined on one connection: the first timeout closes it and fails the rest.
+        let failures = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 { group.addTask { (try? await client.get("k")) == nil } }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(failures == 8)
+        #expect(client.isAvailable)
+        // A second lost connection is a second failure: the breaker opens.
+        await #expect(throws: RedisError.timeout) { try await client.get("k") }
+        #expect(!client.isAvailable)
+        await client.close()
+        await hung.stop()
     }
 
     @Test func aHungOrDeadServerCostsTheDeadlineThenTheBreakerOpens() async throws {

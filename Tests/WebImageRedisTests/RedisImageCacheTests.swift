@@ -1,4 +1,5 @@
 import Foundation
+import RedisTestSupport
 import Testing
 import WebImage
 @testable import WebImageRedis
@@ -25,9 +26,13 @@ import WebImage
         #expect(await reader.queryImage(forKey: "https://a/b.png", cacheType: .memory).cacheType == .none)
         await reader.removeImage(forKey: "https://a/b.png")
         #expect(await reader.containsImage(forKey: "https://a/b.png") == .none)
-        let entry = SharedCacheEntry(bytes: Array(data), format: .png, etag: "\"abc\"")
+        let entry = SharedCacheEntry(bytes: Array(data), format: .png, etag: "\"abc\"",
+                                     lastModified: Date(timeIntervalSince1970: 1_790_000_000.7))
         try await writer.store(entry, forKey: "result")
-        #expect(try await reader.entry(forKey: "result") == entry)
+        let read = try await reader.entry(forKey: "result")
+        #expect(read == entry && read?.lastModified == Date(timeIntervalSince1970: 1_790_000_000))
+        await writer.close()
+        await reader.close()
     }
 
     @Test func tornOrForeignValuesAreMisses() async throws {
@@ -37,8 +42,11 @@ import WebImage
         let cache = RedisImageCache(nodes: [("only", client)], configuration: Self.configuration)
         let whole = SharedCacheEntry(bytes: Array(try Self.png(4, 4)), format: .png).encoded
         let wrongFormat = SharedCacheEntry(bytes: Array(try Self.png(4, 4)), format: .jpeg).encoded
+        var otherVersion = whole
+        otherVersion[4] = 1
         for (key, value) in [("torn", Array(whole.dropLast(3))), ("foreign", Array("hello".utf8)),
-                             ("longer", whole + [0]), ("format", wrongFormat), ("empty", [])] {
+                             ("longer", whole + [0]), ("format", wrongFormat), ("empty", []),
+                             ("version", otherVersion)] {
             try await client.set("swi:" + key, value: value)
             #expect(try await cache.entry(forKey: key) == nil, "\(key)")
             #expect(await cache.queryImage(forKey: key).cacheType == .none, "\(key)")

@@ -3,14 +3,17 @@ import NIOPosix
 import Synchronization
 import WebImage
 
-/// Finished results by result key: memory first, then disk (when the service has a cache directory).
+/// Finished results by result key: memory first, then disk (when the service has a cache directory), then
+/// the shared tier (when the service has one).
 final class ResultCache: Sendable {
     private let memory: Mutex<ByteLRU<ProcessedResult>>
     private let disk: DiskCache?
+    let shared: SharedTier?
 
-    init(memoryLimit: Int, disk: DiskCache?) {
+    init(memoryLimit: Int, disk: DiskCache?, shared: SharedTier? = nil) {
         memory = Mutex(ByteLRU(limit: memoryLimit))
         self.disk = disk
+        self.shared = shared
     }
 
     /// The result from memory, if there.
@@ -33,8 +36,28 @@ final class ResultCache: Sendable {
         return stored
     }
 
-    /// Keeps `result` in memory and writes it to disk.
+    /// The result from the shared tier, if there, with the ETag and Last-Modified it was made with; it is
+    /// then kept in memory and written to disk. Waits at most the tier's deadline; `failed` when the call
+    /// failed (not for a plain miss).
+    func sharedResult(forKey key: String) async -> (result: ProcessedResult?, failed: Bool) {
+        guard let shared else { return (nil, false) }
+        switch await shared.lookup(.result, forKey: key) {
+        case .hit(let entry):
+            let result = ProcessedResult(shared: entry)
+            await storeLocally(result, forKey: key)
+            return (result, false)
+        case .miss: return (nil, false)
+        case .failed: return (nil, true)
+        }
+    }
+
+    /// Keeps `result` in memory, writes it to disk, and hands it to the shared tier's background writes.
     func store(_ result: ProcessedResult, forKey key: String) async {
+        shared?.storeLater(.result, forKey: key, byteCount: result.data.count, result.sharedEntry)
+        await storeLocally(result, forKey: key)
+    }
+
+    private func storeLocally(_ result: ProcessedResult, forKey key: String) async {
         storeInMemory(result, forKey: key)
         guard let disk, let metadata = try? JSONEncoder().encode(result.metadata) else { return }
         _ = try? await NIOThreadPool.singleton.runIfActive {

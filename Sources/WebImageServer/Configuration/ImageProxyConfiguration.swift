@@ -65,6 +65,8 @@ public struct ImageProxyConfiguration: Sendable {
     public var defaultQuality: Int
     /// Redirects followed per source, each hop checked like the source itself. Default 5.
     public var maxRedirects: Int
+    /// A Redis tier shared with other instances, after memory and disk. Default nil: none.
+    public var sharedCache: SharedCacheConfiguration?
 
     // Observability and TLS trust: set on a made configuration (not initializer parameters).
 
@@ -88,7 +90,8 @@ public struct ImageProxyConfiguration: Sendable {
                 processingTimeout: Duration = .seconds(10),
                 workers: Int = ProcessInfo.processInfo.activeProcessorCount, queueSize: Int? = nil,
                 retryAfterSeconds: Int = 1, negotiatesFormat: Bool = true, cacheTTL: Int = 31_536_000,
-                errorCacheTTL: Int = 10, defaultQuality: Int = 80, maxRedirects: Int = 5) {
+                errorCacheTTL: Int = 10, defaultQuality: Int = 80, maxRedirects: Int = 5,
+                sharedCache: SharedCacheConfiguration? = nil) {
         self.keyPairs = keyPairs
         self.signatureSize = signatureSize
         self.allowsUnsigned = allowsUnsigned
@@ -112,5 +115,6 @@ public struct ImageProxyConfiguration: Sendable {
         self.errorCacheTTL = errorCacheTTL
         self.defaultQuality = defaultQuality
         self.maxRedirects = maxRedirects
+        self.sharedCache = sharedCache
     }
 }

@@ -1,28 +1,39 @@
 import Foundation
 import NIOPosix
 import WebImage
+import WebImageRedis
 
-/// Where source bytes come from: the disk cache of originals, else the proxy's downloader (coalesced per
-/// URL, guarded, size-capped while streaming, with a total deadline).
+/// Where source bytes come from: the disk cache of originals, then the shared tier, else the proxy's
+/// downloader (coalesced per URL, guarded, size-capped while streaming, with a total deadline).
 final class SourceStore: Sendable {
     let downloader: ImageDownloader
     let disk: DiskCache?
+    let shared: SharedTier?
     let downloadTimeout: Duration
     let statistics: ProxyStatistics
 
-    init(downloader: ImageDownloader, disk: DiskCache?, downloadTimeout: Duration, statistics: ProxyStatistics) {
+    init(downloader: ImageDownloader, disk: DiskCache?, shared: SharedTier? = nil, downloadTimeout: Duration,
+         statistics: ProxyStatistics) {
         self.downloader = downloader
         self.disk = disk
+        self.shared = shared
         self.downloadTimeout = downloadTimeout
         self.statistics = statistics
     }
 
-    /// The bytes of `url`: from disk if cached, else downloaded (and cached when they are an image).
+    /// The bytes of `url`: from disk if cached, else from the shared tier (then also written to disk), else
+    /// downloaded (and, when they are an image, cached on disk and handed to the shared tier's background
+    /// writes).
     func data(for url: URL) async throws(ProxyError) -> Data {
         let key = url.absoluteString
         if let disk, let cached = try? await NIOThreadPool.singleton.runIfActive({ disk.data(forKey: key) }) {
             statistics.record(\.sourceCacheHits)
             return cached
+        }
+        if let shared, case .hit(let entry) = await shared.lookup(.source, forKey: key) {
+            let data = Data(entry.bytes)
+            await storeOnDisk(data, forKey: key)
+            return data
         }
         statistics.record(\.sourceDownloads)
         let download: ImageDownloadData
@@ -34,11 +45,17 @@ final class SourceStore: Sendable {
             if case .cancelled = error, Task.isCancelled { throw .unavailable("the request was abandoned") }
             throw ProxyError(source: error)
         }
-        // Only images are kept: junk a source sends must not fill the cache for a week.
-        if let disk, (try? SourceHeader(download.data)) != nil {
-            let data = download.data
-            _ = try? await NIOThreadPool.singleton.runIfActive { try disk.setData(data, forKey: key) }
+        // Only images are kept: junk a source sends must not fill the caches for a week.
+        if let header = try? SourceHeader(download.data) {
+            shared?.storeLater(.source, forKey: key, byteCount: download.data.count,
+                               SharedCacheEntry(bytes: Array(download.data), format: header.format))
+            await storeOnDisk(download.data, forKey: key)
         }
         return download.data
+    }
+
+    private func storeOnDisk(_ data: Data, forKey key: String) async {
+        guard let disk else { return }
+        _ = try? await NIOThreadPool.singleton.runIfActive { try disk.setData(data, forKey: key) }
     }
 }

@@ -17,10 +17,12 @@ final class ProxyHarness: Sendable {
     let port: Int
     let client: HTTPClient
     private let running: Task<Void, any Error>
+    private let ownsOrigin: Bool
 
-    private init(origin: TestHTTPServer, proxy: ImageProxy, server: ImageProxyServer, port: Int,
+    private init(origin: TestHTTPServer, ownsOrigin: Bool, proxy: ImageProxy, server: ImageProxyServer, port: Int,
                  running: Task<Void, any Error>) {
         self.origin = origin
+        self.ownsOrigin = ownsOrigin
         self.proxy = proxy
         self.server = server
         self.port = port
@@ -55,9 +57,12 @@ final class ProxyHarness: Sendable {
         await harness.stop()
     }
 
+    /// A started harness; with `origin` (shared by several harnesses) it leaves that origin running on stop.
     static func start(_ configuration: ImageProxyConfiguration,
-                      resolver: any HostResolving = SystemHostResolver()) async throws -> ProxyHarness {
-        let origin = try await TestHTTPServer.start()
+                      resolver: any HostResolving = SystemHostResolver(),
+                      origin shared: TestHTTPServer? = nil) async throws -> ProxyHarness {
+        let origin: TestHTTPServer
+        if let shared { origin = shared } else { origin = try await TestHTTPServer.start() }
         let proxy = ImageProxy(configuration: configuration, resolver: resolver)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let server = ImageProxyServer(proxy: proxy, host: "127.0.0.1", port: 0, drainTimeout: .seconds(10),
@@ -65,14 +70,15 @@ final class ProxyHarness: Sendable {
         let running = Task { try await server.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CancellationError() }
-        return ProxyHarness(origin: origin, proxy: proxy, server: server, port: port, running: running)
+        return ProxyHarness(origin: origin, ownsOrigin: shared == nil, proxy: proxy, server: server, port: port,
+                            running: running)
     }
 
     func stop() async {
         await server.triggerGracefulShutdown()
         _ = await running.result
         try? await client.shutdown()
-        try? await origin.shutdown()
+        if ownsOrigin { try? await origin.shutdown() }
     }
 
     /// Waits for the server task to end (after a graceful shutdown was triggered).

@@ -5,9 +5,9 @@ import WebImageRedis
 
 /// A real `redis-server` on 127.0.0.1 and a free port, started for one test and stopped after it (no
 /// persistence). Debian's `redis-server` package provides it; `make test` installs it.
-final class RedisServerProcess: Sendable {
-    let port: Int
-    let password: String?
+public final class RedisServerProcess: Sendable {
+    public let port: Int
+    public let password: String?
     private let process: Process
 
     private init(port: Int, password: String?, process: Process) {
@@ -16,10 +16,11 @@ final class RedisServerProcess: Sendable {
         self.process = process
     }
 
-    var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: port, password: password) }
+    public var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: port, password: password) }
 
-    static func start(password: String? = nil) async throws -> RedisServerProcess {
-        let port = try freePort()
+    /// A new server on `port` (default a free one): a port a killed server used starts it again there.
+    public static func start(password: String? = nil, port: Int? = nil) async throws -> RedisServerProcess {
+        let port = try port ?? freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
         process.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
@@ -43,14 +44,14 @@ final class RedisServerProcess: Sendable {
     }
 
     /// Kills the server: SIGKILL, because a child can inherit a blocked SIGTERM from the test runner's thread.
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
     /// A port nothing listens on right now (bound, read, released).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .bind(host: "127.0.0.1", port: 0).wait()
         defer { try? channel.close().wait() }
@@ -61,16 +62,16 @@ final class RedisServerProcess: Sendable {
 
 /// A TCP server that accepts connections and answers every read with fixed bytes, or never answers:
 /// a broken or hung Redis.
-final class FakeRedisServer: Sendable {
+public final class FakeRedisServer: Sendable {
     let channel: any Channel
-    var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: channel.localAddress?.port ?? 0) }
+    public var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: channel.localAddress?.port ?? 0) }
 
     private init(channel: any Channel) {
         self.channel = channel
     }
 
     /// `reply` nil: read and never answer.
-    static func start(reply: [UInt8]?) async throws -> FakeRedisServer {
+    public static func start(reply: [UInt8]?) async throws -> FakeRedisServer {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Answer(reply: reply)) }
@@ -79,7 +80,7 @@ final class FakeRedisServer: Sendable {
         return FakeRedisServer(channel: channel)
     }
 
-    func stop() async {
+    public func stop() async {
         try? await channel.close()
     }
 

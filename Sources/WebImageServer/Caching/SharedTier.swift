@@ -1,0 +1,139 @@
+import Foundation
+import Metrics
+import Synchronization
+import WebImage
+import WebImageRedis
+
+/// The proxy's view of the shared Redis tier: lookups that end in a value or a miss within the deadline
+/// (a failure is counted and is a miss), and writes in the background, bounded in number.
+final class SharedTier: Sendable {
+    /// What a value is; each kind has its own key space.
+    enum Kind: String, Sendable, CaseIterable {
+        case result, source
+
+        var keyPrefix: String { self == .result ? "r:" : "s:" }
+    }
+
+    let cache: RedisImageCache
+    let configuration: SharedCacheConfiguration
+    private let instruments: SharedTierInstruments
+    private let pending = Atomic<Int>(0)
+    private let wasAvailable = Atomic<Bool>(true)
+
+    init(configuration: SharedCacheConfiguration) {
+        self.configuration = configuration
+        let client = RedisClient.Configuration(connections: configuration.connectionsPerServer,
+                                               deadline: configuration.deadline,
+                                               breakerFailureThreshold: configuration.breakerFailureThreshold,
+                                               breakerOpenDuration: configuration.breakerOpenDuration)
+        cache = RedisImageCache(endpoints: configuration.endpoints,
+                                configuration: RedisImageCache.Configuration(keyPrefix: configuration.keyPrefix,
+                                                                            timeToLive: configuration.timeToLive,
+                                                                            client: client))
+        instruments = SharedTierInstruments(logger: configuration.logger,
+                                            factory: configuration.metricsFactory ?? MetricsSystem.factory)
+    }
+
+    /// Background writes under way.
+    var pendingWrites: Int { pending.load(ordering: .relaxed) }
+
+    /// What a lookup found.
+    enum Lookup: Sendable {
+        case hit(SharedCacheEntry)
+        /// No value, or a torn or foreign one.
+        case miss
+        /// The call failed (or was skipped): the caller goes on as for a miss.
+        case failed
+    }
+
+    /// True for the rest of a request whose result lookup failed: that lookup already waited up to the
+    /// deadline, so the request's source lookup is skipped and it waits at most one deadline in all.
+    @TaskLocal static var skipsLookups = false
+
+    /// The whole value under `key`, a miss, or a failure, within the deadline.
+    func lookup(_ kind: Kind, forKey key: String) async -> Lookup {
+        guard !Self.skipsLookups else { return .failed }
+        defer { recordAvailability() }
+        do {
+            guard let entry = try await cache.entry(forKey: kind.keyPrefix + key) else {
+                instruments.miss(kind)
+                return .miss
+            }
+            instruments.hit(kind)
+            return .hit(entry)
+        } catch {
+            instruments.readFailed(kind, error)
+            return .failed
+        }
+    }
+
+    /// Writes the entry of `byteCount` payload bytes in a task of its own and returns at once (the entry is
+    /// only made when it will be written): over ``SharedCacheConfiguration/maxEntryBytes`` it is not written,
+    /// past ``SharedCacheConfiguration/maxPendingWrites`` writes under way it is dropped. A failure is logged
+    /// and counted, never reported to the caller.
+    func storeLater(_ kind: Kind, forKey key: String, byteCount: Int, _ makeEntry: @autoclosure () -> SharedCacheEntry) {
+        guard byteCount <= configuration.maxEntryBytes else { return }
+        guard pending.add(1, ordering: .relaxed).newValue <= configuration.maxPendingWrites else {
+            pending.subtract(1, ordering: .relaxed)
+            instruments.writeFailed(kind, reason: "queue_full")
+            return
+        }
+        let entry = makeEntry()
+        Task.detached { [self] in
+            defer {
+                pending.subtract(1, ordering: .relaxed)
+                recordAvailability()
+            }
+            do throws(RedisError) {
+                try await cache.store(entry, forKey: kind.keyPrefix + key)
+                instruments.wrote(kind)
+            } catch {
+                instruments.writeFailed(kind, reason: error.metricReason)
+                // Refused by the open breaker: counted only; the opening itself was logged.
+                guard error != .unavailable else { return }
+                instruments.logger.warning("shared cache write failed",
+                                           metadata: ["kind": "\(kind.rawValue)", "key": "\(key)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Lets writes under way finish (each is bounded by the deadline, so this waits at most about one
+    /// deadline), then closes the connections.
+    func close() async {
+        let limit = ContinuousClock.now + configuration.deadline + .milliseconds(200)
+        while pendingWrites > 0, ContinuousClock.now < limit {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        await cache.close()
+    }
+
+    /// Sets the gauge, and logs when the tier stops or starts being used.
+    private func recordAvailability() {
+        let available = cache.isAvailable
+        instruments.available.record(available ? 1 : 0)
+        guard wasAvailable.exchange(available, ordering: .relaxed) != available else { return }
+        if available {
+            instruments.logger.info("shared cache available again")
+        } else {
+            instruments.logger.warning("shared cache unavailable after repeated failures: serving from local tiers and the origin")
+        }
+    }
+}
+
+extension ProcessedResult {
+    /// A result read from the shared tier, with the ETag and Last-Modified of the instance that made it.
+    /// A value with no ETag (written by another client) gets this instance's, from its bytes.
+    init(shared entry: SharedCacheEntry) {
+        let data = Data(entry.bytes)
+        guard let etag = entry.etag, let lastModified = entry.lastModified else {
+            self.init(data: data, format: entry.format, lastModified: entry.lastModified ?? Date())
+            return
+        }
+        self.init(data: data, metadata: Metadata(format: entry.format, etag: etag, lastModified: lastModified))
+    }
+
+    /// The value the shared tier keeps for this result.
+    var sharedEntry: SharedCacheEntry {
+        SharedCacheEntry(bytes: Array(data), format: format, etag: etag, lastModified: lastModified)
+    }
+}

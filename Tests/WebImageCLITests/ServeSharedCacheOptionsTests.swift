@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+import Testing
+import WebImage
+import WebImageRedis
+@testable import webimage
+
+/// `webimage serve --shared-cache …`: the Redis servers and the tier's settings, by flag or environment.
+@Suite struct ServeSharedCacheOptionsTests {
+    @Test func flagsAndTheirDefaults() throws {
+        let settings = try ServeCommand.parse(["--allow-unsigned", "--shared-cache", "redis://10.0.0.5:6380/2",
+                                               "--shared-cache", "redis://:pw@cache.internal"])
+            .makeSettings(environment: ["WEBIMAGE_SHARED_CACHE": "redis://ignored:1"])
+        let shared = try #require(settings.configuration.sharedCache)
+        #expect(shared.endpoints == [RedisEndpoint(host: "10.0.0.5", port: 6380, database: 2),
+                                     RedisEndpoint(host: "cache.internal", port: 6379, password: "pw")])
+        #expect(shared.timeToLive == .seconds(604_800) && shared.deadline == .milliseconds(50))
+        #expect(shared.breakerFailureThreshold == 3 && shared.breakerOpenDuration == .seconds(5))
+        #expect(try ServeCommand.parse(["--allow-unsigned"]).makeSettings(environment: [:]).configuration.sharedCache == nil)
+    }
+
+    @Test func environmentVariables() throws {
+        let environment = ["WEBIMAGE_SHARED_CACHE": "redis://a:7000, redis://b:7001/1", "WEBIMAGE_SHARED_CACHE_TTL": "60",
+                           "WEBIMAGE_SHARED_CACHE_DEADLINE_MS": "20", "WEBIMAGE_SHARED_CACHE_BREAKER_FAILURES": "5",
+                           "WEBIMAGE_SHARED_CACHE_BREAKER_SECONDS": "2"]
+        let settings = try ServeCommand.parse(["--allow-unsigned", "--shared-cache-ttl", "120"])
+            .makeSettings(environment: environment)
+        let shared = try #require(settings.configuration.sharedCache)
+        #expect(shared.endpoints.map(\.description) == ["redis://a:7000/0", "redis://b:7001/1"])
+        #expect(shared.timeToLive == .seconds(120) && shared.deadline == .milliseconds(20))
+        #expect(shared.breakerFailureThreshold == 5 && shared.breakerOpenDuration == .seconds(2))
+    }
+
+    @Test func badValuesNameTheFlag() throws {
+        let cases: [([String], String)] = [
+            (["--shared-cache", "http://a:1"],
+             "webimage: --shared-cache: bad value 'http://a:1': give redis://[:PASSWORD@]HOST:PORT[/DB]"),
+            (["--shared-cache", "redis://a:1", "--shared-cache-deadline-ms", "0"],
+             "webimage: --shared-cache-deadline-ms: bad value '0': give a positive whole number"),
+            (["--shared-cache", "redis://a:1", "--shared-cache-ttl", "soon"],
+             "webimage: --shared-cache-ttl: bad value 'soon': give a positive whole number"),
+        ]
+        for (arguments, line) in cases {
+            let failure = try #require(try Self.failure(arguments), "\(arguments)")
+            #expect(failure.description == line)
+        }
+    }
+
+    /// A real `webimage serve` whose Redis is gone: images still answer 200, `/ready` stays 200 and
+    /// `/metrics` shows the tier unavailable and the failed lookups.
+    @Test func aDeadRedisShowsInTheMetricsAndRequestsSucceed() async throws {
+        let dir = try TemporaryDirectory()
+        let origin = try await TestHTTPServer.start()
+        let pixels = PixelBuffer(width: 8, height: 8) { out in for i in out.indices { out[i] = 200 } }
+        origin.route("/a.jpg", TestResponse(headers: [("Content-Type", "image/jpeg")],
+                                            body: try CodersManager.shared.encode(Image(pixels: pixels), as: .jpeg,
+                                                                                  options: ImageEncodeOptions())))
+        let metricsPort = try ServeCommandTests.freePort(), deadPort = try ServeCommandTests.freePort()
+        let process = Process()
+        process.executableURL = try CLIRunner.executable()
+        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
+                             "--cache-dir", dir.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)",
+                             "--shared-cache", "redis://127.0.0.1:\(deadPort)"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let (line, _) = await ServeCommandTests.firstLine(of: out.fileHandleForReading)
+        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        let source = origin.url("/a.jpg").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let image = try #require(URL(string: "http://127.0.0.1:\(port)/_/w:4/plain/\(source)"))
+        let (_, answer) = try await URLSession.shared.data(from: image)
+        #expect((answer as? HTTPURLResponse)?.statusCode == 200)
+        let ready = try #require(URL(string: "http://127.0.0.1:\(port)/ready"))
+        #expect((try await URLSession.shared.data(from: ready).1 as? HTTPURLResponse)?.statusCode == 200)
+        let metricsURL = try #require(URL(string: "http://127.0.0.1:\(metricsPort)/metrics"))
+        var text = ""
+        for _ in 0..<50 where !text.contains("swiftwebimage_shared_cache_available 0") {
+            if let (body, _) = try? await URLSession.shared.data(from: metricsURL) { text = String(decoding: body, as: UTF8.self) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(text.contains("swiftwebimage_shared_cache_available 0"))
+        #expect(text.contains("swiftwebimage_shared_cache_errors_total{kind=\"result\",reason=\"connection\"} 1"))
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        try await origin.shutdown()
+    }
+
+    private static func failure(_ arguments: [String]) throws -> CLIFailure? {
+        do {
+            _ = try ServeCommand.parse(["--allow-unsigned"] + arguments).makeSettings(environment: [:])
+            return nil
+        } catch let failure as CLIFailure {
+            return failure
+        }
+    }
+}
