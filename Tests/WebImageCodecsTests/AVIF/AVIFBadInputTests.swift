@@ -9,48 +9,36 @@ import WebImage
         try TestPaths.data(TestPaths.corpus.appendingPathComponent("avif/\(name)"))
     }
 
-    private func reason(_ body: () throws -> Void) -> String? {
-        do {
-            try body()
-            return nil
-        } catch let error as WebImageError {
-            guard case .badImageData(let reason) = error else { return "not badImageData: \(error)" }
-            return reason.description
-        } catch {
-            return "untyped: \(error)"
-        }
-    }
-
     @Test(arguments: ["still_picture.avif", "bbb_alpha_inverted.avif", "colors-animated-8bpc.avif",
                       "Summer_in_Tomsk_720p_5x4_grid.avif"])
     func truncatedFilesGiveBadImageData(file: String) throws {
         let data = try corpus(file)
         // Not the last byte: these files end with an Exif item, which the decoder does not read.
         for length in [1, 12, 20, 32, 100, data.count / 3, data.count / 2, data.count * 9 / 10] {
-            let outcome = reason { _ = try AVIFCoder().decode(data.prefix(length), options: .init()) }
+            let outcome = badImageDataDescription { _ = try AVIFCoder().decode(data.prefix(length), options: .init()) }
             #expect(outcome != nil, "\(file) cut to \(length) bytes decoded")
             #expect(outcome.map { !$0.hasPrefix("not") && !$0.hasPrefix("untyped") } ?? true, "\(file): \(outcome ?? "")")
         }
     }
 
     @Test func emptyDataIsEmpty() {
-        #expect(reason { _ = try AVIFCoder().decode(Data(), options: .init()) } == BadImageDataReason.empty.description)
+        #expect(badImageDataDescription { _ = try AVIFCoder().decode(Data(), options: .init()) } == BadImageDataReason.empty.description)
     }
 
     /// A 12000 × 12000 `ispe` (144 MP, within libavif's own limits) over a 1280 × 720 stream: refused from the
     /// container by the 100 MP limit.
     @Test func hugeDeclaredSizeIsRefusedFromTheContainer() throws {
         let data = ISOBMFFMutation.declaringSize(try corpus("still_picture.avif"), width: 12_000, height: 12_000)
-        #expect(reason { _ = try AVIFCoder().decode(data, options: .init()) }
+        #expect(badImageDataDescription { _ = try AVIFCoder().decode(data, options: .init()) }
                 == BadImageDataReason.tooManyPixels(width: 12_000, height: 12_000, limit: 100_000_000).description)
-        #expect(reason { _ = try AnimatedImage(data: data) } != nil)
+        #expect(badImageDataDescription { _ = try AnimatedImage(data: data) } != nil)
     }
 
     /// Sizes past libavif's own limits (16384² pixels, 32768 a side) are refused while it parses.
     @Test(arguments: [(UInt32(60_000), UInt32(60_000)), (40_000, 10), (0, 0)])
     func sizesLibavifRefusesAreCorruptData(width: UInt32, height: UInt32) throws {
         let data = ISOBMFFMutation.declaringSize(try corpus("Summer_in_Tomsk_720p_5x4_grid.avif"), width: width, height: height)
-        let outcome = reason { _ = try AVIFCoder().decode(data, options: .init()) }
+        let outcome = badImageDataDescription { _ = try AVIFCoder().decode(data, options: .init()) }
         #expect(outcome?.hasPrefix("corrupt image data: AVIF: BMFF parsing failed") == true, "\(outcome ?? "decoded")")
     }
 

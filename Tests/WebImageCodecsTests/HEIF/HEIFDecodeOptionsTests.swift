@@ -8,28 +8,16 @@ import WebImage
         try TestPaths.data(TestPaths.corpus.appendingPathComponent("heif/\(name)"))
     }
 
-    private func reason(_ body: () throws -> Void) -> String? {
-        do {
-            try body()
-            return nil
-        } catch let error as WebImageError {
-            guard case .badImageData(let reason) = error else { return "not badImageData: \(error)" }
-            return reason.description
-        } catch {
-            return "untyped: \(error)"
-        }
-    }
-
     @Test func pixelLimitIsCheckedBeforeDecoding() throws {
         let data = try corpus("arrow.heic")
-        #expect(reason { _ = try HEIFCoder().decode(data, options: .init(maxPixelCount: 10_000_000)) }
+        #expect(badImageDataDescription { _ = try HEIFCoder().decode(data, options: .init(maxPixelCount: 10_000_000)) }
                 == BadImageDataReason.tooManyPixels(width: 3024, height: 4032, limit: 10_000_000).description)
     }
 
     /// 12000 × 12000 (144 MP, under libheif's 32768-a-side limit): refused by the 100 MP limit from the boxes.
     @Test func hugeDeclaredSizeIsRefusedBeforeDecoding() throws {
         let data = ISOBMFFMutation.declaringSize(try corpus("colors-no-alpha.heic"), width: 12_000, height: 12_000)
-        #expect(reason { _ = try HEIFCoder().decode(data, options: .init()) }
+        #expect(badImageDataDescription { _ = try HEIFCoder().decode(data, options: .init()) }
                 == BadImageDataReason.tooManyPixels(width: 12_000, height: 12_000, limit: 100_000_000).description)
     }
 
@@ -37,7 +25,7 @@ import WebImage
     @Test(arguments: [(UInt32(100_000), UInt32(100_000)), (40_000, 8)])
     func sizesLibheifRefusesAreBadImageData(width: UInt32, height: UInt32) throws {
         let data = ISOBMFFMutation.declaringSize(try corpus("arrow.heic"), width: width, height: height)
-        let outcome = reason { _ = try HEIFCoder().decode(data, options: .init()) }
+        let outcome = badImageDataDescription { _ = try HEIFCoder().decode(data, options: .init()) }
         #expect(outcome?.hasPrefix("corrupt image data: HEIF: Memory allocation error: Security limit exceeded") == true,
                 "\(outcome ?? "decoded")")
     }
@@ -45,7 +33,7 @@ import WebImage
     /// A zero-sized image (a grid and its tiles declaring 0 × 0) is refused before decoding.
     @Test func zeroSizedGridIsRefused() throws {
         let data = ISOBMFFMutation.declaringSize(try corpus("arrow.heic"), width: 0, height: 0)
-        #expect(reason { _ = try HEIFCoder().decode(data, options: .init()) }
+        #expect(badImageDataDescription { _ = try HEIFCoder().decode(data, options: .init()) }
                 == BadImageDataReason.corrupt("image dimensions 0x0 are not positive").description)
     }
 
@@ -53,7 +41,7 @@ import WebImage
     func truncatedFilesGiveBadImageData(file: String) throws {
         let data = try corpus(file)
         for length in [1, 12, 20, 32, 100, data.count / 3, data.count / 2, data.count - 1] {
-            let outcome = reason { _ = try CodersManager.shared.decode(data.prefix(length), options: .init()) }
+            let outcome = badImageDataDescription { _ = try CodersManager.shared.decode(data.prefix(length), options: .init()) }
             #expect(outcome != nil, "\(file) cut to \(length) bytes decoded")
             #expect(outcome.map { !$0.hasPrefix("not") && !$0.hasPrefix("untyped") } ?? true, "\(file): \(outcome ?? "")")
         }

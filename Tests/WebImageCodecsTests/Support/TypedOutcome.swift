@@ -12,3 +12,17 @@ func endsInResultOrTypedError(_ body: () throws -> Void) -> Bool {
         return false
     }
 }
+
+/// What `body` ended in, as text: nil when it returned, the `badImageData` reason's description, or what else
+/// it threw (prefixed so a test's expectation names it).
+func badImageDataDescription(_ body: () throws -> Void) -> String? {
+    do {
+        try body()
+        return nil
+    } catch let error as WebImageError {
+        guard case .badImageData(let reason) = error else { return "not badImageData: \(error)" }
+        return reason.description
+    } catch {
+        return "untyped: \(error)"
+    }
+}
