@@ -16,6 +16,7 @@ final class AVIFAnimatedImageDecoder: AnimatedImageDecoder {
     let hasAlpha: Bool
     private let durations: [Double]
     private let targetSize: PixelSize?
+    private let options: ImageDecodeOptions
     private let state: Mutex<State>
 
     private struct State {
@@ -29,6 +30,7 @@ final class AVIFAnimatedImageDecoder: AnimatedImageDecoder {
         targetSize = options.targetSize(forSource: session.displaySize, frameCount: frameCount)
         pixelSize = targetSize ?? session.displaySize
         hasAlpha = session.hasAlpha
+        self.options = options
         durations = frameCount > 1 ? (0..<frameCount).map(session.duration(at:)) : [0]
         state = Mutex(State(session: session))
     }
@@ -43,7 +45,8 @@ final class AVIFAnimatedImageDecoder: AnimatedImageDecoder {
         }
         return try state.withLock { state in
             if let last = state.last, last.index == index { return last.pixels }
-            let pixels = try AVIFDecoding.frame(state.session, at: index, size: targetSize)
+            var pixels = try AVIFDecoding.frame(state.session, at: index, size: targetSize)
+            _ = ColorManagement.manage(&pixels, profile: state.session.iccProfile, options: options)
             state.last = (index, pixels)
             return pixels
         }

@@ -77,6 +77,7 @@ public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding {
         let frames = (options.firstFrameOnly ? [image.frames[0]] : image.frames).map { frame in
             ImageFrame(pixels: EncoderInput.fitted(frame.pixels, options: options), duration: frame.duration)
         }
-        return try AVIFEncoder.encode(frames, orientation: image.orientation, options: options)
+        return try AVIFEncoder.encode(frames, orientation: image.orientation, iccProfile: image.iccProfile,
+                                      options: options)
     }
 }

@@ -22,6 +22,8 @@ final class AVIFDecoderSession {
     let depth: Int
     /// The crop and orientation the container asks for.
     let geometry: AVIFGeometry
+    /// The `colr` box's ICC profile (`prof`/`rICC`), if any; an `nclx`-only file is treated as sRGB.
+    let iccProfile: [UInt8]?
 
     private let bytes: UnsafeMutableRawBufferPointer
     private let decoder: UnsafeMutablePointer<avifDecoder>
@@ -52,6 +54,8 @@ final class AVIFDecoderSession {
         frameCount = max(1, Int(decoder.pointee.imageCount))
         hasAlpha = decoder.pointee.alphaPresent != AVIF_FALSE
         depth = Int(image.pointee.depth)
+        let icc = image.pointee.icc
+        iccProfile = icc.size > 0 ? icc.data.map { Array(UnsafeBufferPointer(start: $0, count: icc.size)) } : nil
         do {
             try options.checkPixelCount(width: codedSize.width, height: codedSize.height)
             geometry = try AVIFGeometry(image.pointee, codedSize: codedSize)

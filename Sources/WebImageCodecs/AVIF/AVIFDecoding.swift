@@ -2,15 +2,18 @@ import Foundation
 import WebImageCore
 
 /// One-shot decode of an AVIF file: a still (into the caller's raster store) or every frame of an `avis`
-/// sequence, cropped and turned upright by the container's transforms, then brought to the options' size.
+/// sequence, cropped and turned upright by the container's transforms, then brought to the options' size and
+/// colour space (an ICC profile in `colr` converted to sRGB or attached, as the options say).
 enum AVIFDecoding {
     static func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
         let session = try AVIFDecoderSession(data, options: options)
         let frameCount = options.firstFrameOnly ? 1 : session.frameCount
         try options.checkAnimation(frameCount: frameCount, canvas: session.displaySize)
         guard frameCount > 1 else {
-            let pixels = session.geometry.apply(to: try session.raster(at: 0, store: &store))
-            let image = Image(frames: [ImageFrame(pixels: pixels)], format: .avif, hasAlpha: session.hasAlpha)
+            var pixels = session.geometry.apply(to: try session.raster(at: 0, store: &store))
+            let colour = ColorManagement.manage(&pixels, profile: session.iccProfile, options: options)
+            let image = Image(frames: [ImageFrame(pixels: pixels)], format: .avif, hasAlpha: session.hasAlpha,
+                              iccProfile: colour.iccProfile, colorProfileIssue: colour.issue)
             return options.finish(image, sourceSize: session.displaySize)
         }
         let target = options.targetSize(forSource: session.displaySize, frameCount: frameCount)
@@ -20,7 +23,9 @@ enum AVIFDecoding {
             frames.append(ImageFrame(pixels: try frame(session, at: index, size: target),
                                      duration: session.duration(at: index)))
         }
-        let image = Image(frames: frames, loopCount: AVIFDecoding.loopCount, format: .avif, hasAlpha: session.hasAlpha)
+        let colour = ColorManagement.manage(&frames, profile: session.iccProfile, options: options)
+        let image = Image(frames: frames, loopCount: AVIFDecoding.loopCount, format: .avif, hasAlpha: session.hasAlpha,
+                          iccProfile: colour.iccProfile, colorProfileIssue: colour.issue)
         return options.finish(image, targetSize: target)
     }
 

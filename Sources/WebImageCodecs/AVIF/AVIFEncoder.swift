@@ -12,26 +12,29 @@ import WebImageCore
 /// - Effort: ``ImageEncodeEffort/balanced`` is speed 6 (`avifenc`'s default), ``ImageEncodeEffort/fastest``
 ///   speed 10 (AV1's fastest: larger files, several times quicker).
 /// - Orientation: written as `irot`/`imir`, so the image displays (and decodes) upright.
+/// - Colour: an attached ICC profile (``Image/iccProfile``) is written as a `colr` `prof` box.
 /// - Sequences: each frame's duration in milliseconds (timescale 1000); libavif 0.11 cannot write a
 ///   repetition count, so sequences play forever whatever the loop count.
 /// - File size: with ``ImageEncodeOptions/maxFileSize`` (lossy only), the largest whole quality (0…100) up to
 ///   the requested one whose output fits, as the JPEG and WebP encoders choose it.
 enum AVIFEncoder {
-    static func encode(_ frames: [ImageFrame], orientation: ImageOrientation, options: ImageEncodeOptions) throws -> Data {
+    static func encode(_ frames: [ImageFrame], orientation: ImageOrientation, iccProfile: Data? = nil,
+                       options: ImageEncodeOptions) throws -> Data {
         let size = frames[0].pixels.size
         guard frames.allSatisfy({ $0.pixels.size == size }) else {
             throw WebImageError.encodingFailed(format: .avif, reason: "animation frames differ in size")
         }
         guard !options.lossless, let limit = options.maxFileSize else {
-            return try encode(frames, orientation: orientation, options: options, quality: options.quality)
+            return try encode(frames, orientation: orientation, iccProfile: iccProfile, options: options,
+                              quality: options.quality)
         }
         return try QualitySearch.largestFitting(limit, requested: Int((options.quality * 100).rounded()), lowest: 0) {
-            try encode(frames, orientation: orientation, options: options, quality: Double($0) / 100)
+            try encode(frames, orientation: orientation, iccProfile: iccProfile, options: options, quality: Double($0) / 100)
         }
     }
 
-    private static func encode(_ frames: [ImageFrame], orientation: ImageOrientation, options: ImageEncodeOptions,
-                               quality: Double) throws -> Data {
+    private static func encode(_ frames: [ImageFrame], orientation: ImageOrientation, iccProfile: Data?,
+                               options: ImageEncodeOptions, quality: Double) throws -> Data {
         guard let encoder = avifEncoderCreate() else {
             throw WebImageError.encodingFailed(format: .avif, reason: "libavif could not create an encoder")
         }
@@ -47,8 +50,8 @@ enum AVIFEncoder {
         let hasAlpha = frames.contains { $0.pixels.containsTransparency }
         let single = frames.count == 1
         for frame in frames {
-            let image = try makeImage(frame.pixels, orientation: orientation, hasAlpha: hasAlpha,
-                                      lossless: options.lossless)
+            let image = try makeImage(frame.pixels, orientation: orientation, iccProfile: iccProfile,
+                                      hasAlpha: hasAlpha, lossless: options.lossless)
             defer { avifImageDestroy(image) }
             let milliseconds = UInt64(max(1, (max(0, frame.duration) * 1000).rounded()))
             let result = avifEncoderAddImage(encoder, image, milliseconds,
@@ -64,8 +67,8 @@ enum AVIFEncoder {
 
     /// An `avifImage` holding `pixels` in YUV (or identity-matrix RGB when lossless), with the transforms
     /// that display `orientation` upright. The caller destroys it.
-    private static func makeImage(_ pixels: PixelBuffer, orientation: ImageOrientation, hasAlpha: Bool,
-                                  lossless: Bool) throws -> UnsafeMutablePointer<avifImage> {
+    private static func makeImage(_ pixels: PixelBuffer, orientation: ImageOrientation, iccProfile: Data?,
+                                  hasAlpha: Bool, lossless: Bool) throws -> UnsafeMutablePointer<avifImage> {
         let depth: UInt32 = pixels.format == .rgba16 ? (lossless ? 12 : 10) : 8
         let yuv = lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
         guard let image = avifImageCreate(UInt32(pixels.width), UInt32(pixels.height), depth, yuv) else {
@@ -76,6 +79,11 @@ enum AVIFEncoder {
         image.pointee.transferCharacteristics = UInt16(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
         image.pointee.matrixCoefficients = UInt16(lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY
                                                            : AVIF_MATRIX_COEFFICIENTS_BT601)
+        if let iccProfile, !iccProfile.isEmpty {
+            iccProfile.withUnsafeBytes {
+                avifImageSetProfileICC(image, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
+            }
+        }
         let (angle, mirror) = AVIFGeometry.transforms(for: orientation)
         if angle != 0 {
             image.pointee.transformFlags |= AVIF_TRANSFORM_IROT.rawValue

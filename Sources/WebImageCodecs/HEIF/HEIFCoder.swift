@@ -64,6 +64,7 @@ public final class HEIFCoder: ProgressiveImageCoding {
             throw WebImageError.encodingFailed(format: format, reason: "HEIFCoder only writes HEIC")
         }
         let pixels = EncoderInput.fitted(image.frames[0].pixels, options: options)
-        return try HEIFEncoder.encode(pixels, orientation: image.orientation, options: options)
+        return try HEIFEncoder.encode(pixels, orientation: image.orientation, iccProfile: image.iccProfile,
+                                      options: options)
     }
 }

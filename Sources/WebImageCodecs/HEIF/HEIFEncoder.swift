@@ -15,7 +15,8 @@ import WebImageCore
 /// Without an HEVC encoder in the linked libheif the encode fails with
 /// ``WebImageError/encodingFailed(format:reason:)`` saying so.
 enum HEIFEncoder {
-    static func encode(_ pixels: PixelBuffer, orientation: ImageOrientation, options: ImageEncodeOptions) throws -> Data {
+    static func encode(_ pixels: PixelBuffer, orientation: ImageOrientation, iccProfile: Data? = nil,
+                       options: ImageEncodeOptions) throws -> Data {
         guard heif_have_encoder_for_format(heif_compression_HEVC) != 0 else {
             throw WebImageError.encodingFailed(format: .heic, reason: "this libheif has no HEVC (x265) encoder")
         }
@@ -33,6 +34,11 @@ enum HEIFEncoder {
 
         let image = try makeImage(pixels.converted(to: .rgba8), hasAlpha: pixels.containsTransparency)
         defer { heif_image_release(image) }
+        if let iccProfile, !iccProfile.isEmpty {
+            try HEIFStatus.checkEncoding(iccProfile.withUnsafeBytes {
+                heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count)
+            })
+        }
         guard let encoding = heif_encoding_options_alloc() else {
             throw WebImageError.encodingFailed(format: .heic, reason: "libheif could not allocate encoding options")
         }

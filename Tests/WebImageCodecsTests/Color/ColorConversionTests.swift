@@ -13,6 +13,7 @@ import WebImage
     /// Lossless encoders that carry a profile, so the decoded pixels are exactly the tagged test colours.
     private static let losslessFormats: [(ImageFormat, ImageEncodeOptions)] = [
         (.png, .init()), (.webp, .init(lossless: true)), (.jxl, .init(lossless: true)),
+        (.avif, .init(lossless: true)), (.heic, .init(lossless: true)),
     ]
 
     private func taggedImage(_ profile: Data) -> Image {
@@ -50,7 +51,7 @@ import WebImage
         }
     }
 
-    @Test(arguments: [ImageFormat.jpeg, .png, .webp, .jxl])
+    @Test(arguments: [ImageFormat.jpeg, .png, .webp, .jxl, .avif, .heic])
     func preserveRoundTripsTheProfileBytes(format: ImageFormat) throws {
         for profile in [TestProfiles.displayP3, TestProfiles.adobeRGB] {
             let options = ImageEncodeOptions(lossless: format != .jpeg)

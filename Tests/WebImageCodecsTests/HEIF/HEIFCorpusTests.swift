@@ -23,7 +23,8 @@ import WebImage
     @Test(arguments: valid)
     func decodesToTheReference(reference: ISOBMFFReference) throws {
         let data = try reference.data()
-        let image = try CodersManager.shared.decode(data, options: .init())
+        // The references are the pixels as stored (the reference decoders manage no colour).
+        let image = try CodersManager.shared.decode(data, options: .init(colorSpace: .preserve))
         #expect(image.pixelSize == PixelSize(width: reference.width, height: reference.height))
         #expect(image.frameCount == reference.frames)
         #expect(image.orientation == .up)
@@ -42,6 +43,24 @@ import WebImage
         } else {
             #expect(maxChannelDifference(image.pixels, try ReferenceDecoder.heifConvert(reference.url)) <= 1)
         }
+    }
+
+    /// A phone photo's ICC profile (`colr` `prof`): kept byte for byte with `.preserve`, converted to sRGB by
+    /// default (so the pixels differ from the stored ones, which the reference holds).
+    @Test func aPhotosICCProfileIsKeptOrConverted() throws {
+        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("heif/arrow.heic"))
+        let kept = try CodersManager.shared.decode(data, options: .init(colorSpace: .preserve))
+        let profile = try #require(kept.iccProfile)
+        #expect(profile.count > 128 && profile[36..<40] == Data("acsp".utf8))
+        let converted = try CodersManager.shared.decode(data, options: .init())
+        #expect(converted.iccProfile == nil && converted.colorProfileIssue == nil)
+        #expect(converted.pixelSize == kept.pixelSize && converted.pixels != kept.pixels)
+        var small = ImageDecodeOptions(colorSpace: .preserve)
+        small.thumbnailPixelSize = PixelSize(width: 256, height: 256)
+        let thumbnail = try CodersManager.shared.decode(data, options: small)
+        #expect(thumbnail.iccProfile == profile)
+        let written = try CodersManager.shared.encode(thumbnail, as: .heic, options: .init(quality: 0.5, effort: .fastest))
+        #expect(try CodersManager.shared.decode(written, options: .init(colorSpace: .preserve)).iccProfile == profile)
     }
 
     /// libheif's fuzzer files, an AVC-coded item, corrupted, truncated and empty files: each a typed
