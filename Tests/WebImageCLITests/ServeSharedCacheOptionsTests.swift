@@ -84,7 +84,10 @@ import WebImageRedis
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(text.contains("swiftwebimage_shared_cache_available 0"))
-        #expect(text.contains("swiftwebimage_shared_cache_errors_total{kind=\"result\",reason=\"connection\"} 1"))
+        // Refused at once on an idle machine; on a loaded one the 50 ms deadline can pass first.
+        #expect(["connection", "timeout"].contains { reason in
+            text.contains("swiftwebimage_shared_cache_errors_total{kind=\"result\",reason=\"\(reason)\"} 1")
+        })
         process.terminate()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
