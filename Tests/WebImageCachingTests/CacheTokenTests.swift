@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-import WebImage
+@testable import WebImage
 
 @Suite("Image cache: cancellation")
 struct CacheTokenTests {
@@ -11,6 +11,14 @@ struct CacheTokenTests {
         let cache = makeImageCache(in: directory, coder: coder)
         try await cache.storeImageDataToDisk(FakeCoder.bytes(), forKey: "k")
         return cache
+    }
+
+    /// Keeps the cache's serial I/O queue busy until the returned semaphore is signalled, so work submitted
+    /// meanwhile is known not to have started.
+    private func holdIO(_ cache: ImageCache) -> DispatchSemaphore {
+        let release = DispatchSemaphore(value: 0)
+        cache.io.submit { release.wait() }
+        return release
     }
 
     @Test("cancel answers (nil, nil, none) exactly once; a second cancel is a no-op")
@@ -68,8 +76,10 @@ struct CacheTokenTests {
         let cache = try await slowCache(directory, coder: coder)
         try await cache.storeImageDataToDisk(FakeCoder.bytes(), forKey: "other")
         let answers = Recorder<ImageCacheQueryResult>()
+        let release = holdIO(cache)
         cache.queryImage(forKey: "other", options: [], context: .init(), cacheType: .all) { answers.record($0) }
         cache.queryImage(forKey: "k", options: [], context: .init(), cacheType: .all) { answers.record($0) }.cancel()
+        release.signal()
         #expect(await eventually { answers.count == 2 })
         try await Task.sleep(for: .milliseconds(50))
         #expect(coder.decodeCount == 1)
@@ -98,10 +108,11 @@ struct CacheTokenTests {
         defer { directory.remove() }
         let cache = try await slowCache(directory)
         let answers = Recorder<WebImageError?>()
-        cache.queryImage(forKey: "k", options: [], context: .init(), cacheType: .all) { _ in }
+        let release = holdIO(cache)
         let token = cache.storeImage(nil, data: FakeCoder.bytes(), forKey: "s", cacheType: .disk) { answers.record($0) }
         token.cancel()
         token.cancel()
+        release.signal()
         #expect(answers.count == 1)
         if case .cancelled = answers.values[0] {} else { Issue.record("expected cancelled, got \(String(describing: answers.values[0]))") }
         try await Task.sleep(for: .milliseconds(300))
