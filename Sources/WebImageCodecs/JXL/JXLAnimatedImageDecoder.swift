@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImageCore
 
 /// Lazy, thread-safe access to an animated JPEG XL's frames.
@@ -12,43 +11,32 @@ import WebImageCore
 final class JXLAnimatedImageDecoder: AnimatedImageDecoder {
     let format = ImageFormat.jxl
     let pixelSize: PixelSize
-    let frameCount: Int
     let loopCount: Int
     let hasAlpha: Bool
     let orientation: ImageOrientation
-    private let durations: [Double]
     private let options: ImageDecodeOptions
-    private let state: Mutex<State>
-
-    private struct State {
-        let reader: JXLFrameReader
-        var last: (index: Int, pixels: PixelBuffer)?
-    }
+    private let frames: LazyFrames<JXLFrameReader>
 
     /// Over `reader`, fresh on `data` (its header read and checked).
     init(_ data: Data, reader: sending JXLFrameReader, options: ImageDecodeOptions) throws {
         let header = reader.header
-        durations = options.firstFrameOnly ? [0] : try JXLFrameIndex.durations(of: data, header: header, options: options)
-        frameCount = durations.count
-        pixelSize = options.targetSize(forSource: header.size, frameCount: frameCount) ?? header.size
+        let durations = options.firstFrameOnly ? [0] : try JXLFrameIndex.durations(of: data, header: header, options: options)
+        pixelSize = options.targetSize(forSource: header.size, frameCount: durations.count) ?? header.size
         loopCount = header.loopCount
         hasAlpha = header.hasAlpha
         orientation = header.orientation
         self.options = options
-        state = Mutex(State(reader: reader))
+        frames = LazyFrames(reader, durations: durations)
     }
 
+    var frameCount: Int { frames.frameCount }
+
     func frameDuration(at index: Int) -> Double {
-        durations.indices.contains(index) ? durations[index] : 0
+        frames.duration(at: index)
     }
 
     func frame(at index: Int) throws -> PixelBuffer {
-        guard index >= 0, index < frameCount else {
-            throw WebImageError.badImageData(.frameOutOfRange(index: index, count: frameCount))
-        }
-        return try state.withLock { state in
-            if let last = state.last, last.index == index { return last.pixels }
-            let reader = state.reader
+        try frames.frame(at: index) { reader in
             try reader.seek(to: index)
             let size = reader.header.size
             let format = reader.header.pixelFormat
@@ -57,9 +45,7 @@ final class JXLAnimatedImageDecoder: AnimatedImageDecoder {
                 _ = ColorManagement.manage(raw, format: format, pixelCount: size.pixelCount, profile: reader.iccProfile,
                                            options: options)
             }
-            let pixels = pixelSize == size ? canvas : Resampler.resample(canvas, to: pixelSize)
-            state.last = (index, pixels)
-            return pixels
+            return pixelSize == size ? canvas : Resampler.resample(canvas, to: pixelSize)
         }
     }
 }
