@@ -11,38 +11,38 @@ extension ImageProxy {
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
         for method in [HTTPRequest.Method.get, .head] {
             router.on("/health", method: method) { [self] request, _ in
-                let proxyRequest = Self.proxyRequest(request)
-                return Self.response(await accessLog.observe(proxyRequest, route: .operational) { .plain(200, "ok\n") },
-                                     isHead: proxyRequest.isHead)
+                await answer(request, route: .operational) { _ in .plain(200, "ok\n") }
             }
             router.on("/ready", method: method) { [self] request, _ in
-                let proxyRequest = Self.proxyRequest(request)
                 let ready = isReady
-                let answer = await accessLog.observe(proxyRequest, route: .operational) {
+                return await answer(request, route: .operational) { _ in
                     .plain(ready ? 200 : 503, ready ? "ready\n" : "not ready\n")
                 }
-                return Self.response(answer, isHead: proxyRequest.isHead)
             }
             router.on("/info/**", method: method) { [self] request, context in
-                let proxyRequest = Self.proxyRequest(request), channel = Self.channel(context)
-                let answer = await accessLog.observe(proxyRequest, route: .info) {
+                let channel = Self.channel(context)
+                return await answer(request, route: .info) { proxyRequest in
                     await DisconnectWatch.run(on: channel) { await self.info(proxyRequest) }
                 }
-                return Self.response(answer, isHead: proxyRequest.isHead)
             }
             router.on("/", method: method) { [self] request, _ in
-                let proxyRequest = Self.proxyRequest(request)
-                let answer = await accessLog.observe(proxyRequest, route: .image) { await self.image(proxyRequest) }
-                return Self.response(answer, isHead: proxyRequest.isHead)
+                await answer(request, route: .image) { await self.image($0) }
             }
             router.on("**", method: method) { [self] request, context in
-                let proxyRequest = Self.proxyRequest(request), channel = Self.channel(context)
-                let answer = await accessLog.observe(proxyRequest, route: .image) {
+                let channel = Self.channel(context)
+                return await answer(request, route: .image) { proxyRequest in
                     await DisconnectWatch.run(on: channel) { await self.image(proxyRequest) }
                 }
-                return Self.response(answer, isHead: proxyRequest.isHead)
             }
         }
+    }
+
+    /// `body`'s answer to `request`, through the access log and in-flight count, as a Hummingbird response.
+    private func answer(_ request: Request, route: AccessLog.Route,
+                        _ body: @escaping @Sendable (ProxyRequest) async -> ProxyResponse) async -> Response {
+        let proxyRequest = Self.proxyRequest(request)
+        let answer = await accessLog.observe(proxyRequest, route: route) { await body(proxyRequest) }
+        return Self.response(answer, isHead: proxyRequest.isHead)
     }
 
     private static func channel(_ context: some RequestContext) -> (any Channel)? {
