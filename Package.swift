@@ -52,13 +52,15 @@ let package = Package(
         .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16")]),
         // sched_getcpu, which glibc declares only under _GNU_SOURCE (the memory cache's per-CPU reader slots).
         .target(name: "CSystemShim"),
+        // The colour conversion's per-pixel loop for matrix-shaper profiles.
+        .target(name: "CColorShim"),
 
         // Model and protocols: no C imports.
         .target(name: "WebImageCore"),
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim",
-                               "CDeflate", "CAVIF", "CHEIF", "CJXL", "CLCMS2"]),
+                               "CColorShim", "CDeflate", "CAVIF", "CHEIF", "CJXL", "CLCMS2"]),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs", "CSystemShim",
                                                  .product(name: "Crypto", package: "swift-crypto"),

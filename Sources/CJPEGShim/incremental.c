@@ -1,6 +1,7 @@
 // Incremental JPEG decoding with libjpeg: a source manager over the bytes received so far that suspends
 // when they run out, buffered-image mode for multi-scan (progressive) files, plain scanline output for
 // single-scan ones. Errors longjmp back into the entry point that called libjpeg.
+#include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,25 +193,28 @@ static void wi_point_rows(WIJPEGIncremental *decoder, uint8_t *canvas) {
     for (JDIMENSION y = 0; y < decoder->cinfo.output_height; y++) decoder->rows[y] = canvas + y * stride;
 }
 
-/// Reads scanlines until the pass ends or input runs out; returns whether the pass is complete.
-static int wi_read_rows(WIJPEGIncremental *decoder) {
+/// Reads scanlines until row `stop`, the end of the pass, or the end of the input; returns whether the pass
+/// is complete.
+static int wi_read_rows(WIJPEGIncremental *decoder, JDIMENSION stop) {
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
-    while (cinfo->output_scanline < cinfo->output_height) {
+    if (stop > cinfo->output_height) stop = cinfo->output_height;
+    while (cinfo->output_scanline < stop) {
         JDIMENSION first = cinfo->output_scanline;
-        JDIMENSION count = jpeg_read_scanlines(cinfo, decoder->rows + first, cinfo->output_height - first);
+        JDIMENSION count = jpeg_read_scanlines(cinfo, decoder->rows + first, stop - first);
         if (count == 0) return 0;
         if (decoder->is_cmyk) {
             for (JDIMENSION y = first; y < first + count; y++)
                 wi_jpeg_cmyk_to_rgba(decoder->rows[y], cinfo->output_width, decoder->cmyk_inverted);
         }
     }
-    return 1;
+    return cinfo->output_scanline == cinfo->output_height;
 }
 
-static WIJPEGStatus wi_advance_single_scan(WIJPEGIncremental *decoder, int *rows_done) {
+static WIJPEGStatus wi_advance_single_scan(WIJPEGIncremental *decoder, JDIMENSION max_rows, int *rows_done) {
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
     JDIMENSION before = cinfo->output_scanline;
-    int complete = wi_read_rows(decoder);
+    JDIMENSION stop = max_rows < cinfo->output_height - before ? before + max_rows : cinfo->output_height;
+    int complete = wi_read_rows(decoder, stop);
     *rows_done = (int)cinfo->output_scanline;
     if (complete && jpeg_finish_decompress(cinfo)) {
         decoder->stage = STAGE_DONE;
@@ -246,7 +250,7 @@ static WIJPEGStatus wi_advance_multi_scan(WIJPEGIncremental *decoder, int *rows_
         decoder->drawn_scan = scan;
         decoder->in_output_pass = 1;
     }
-    if (!wi_read_rows(decoder)) return WI_JPEG_NEED_MORE;
+    if (!wi_read_rows(decoder, cinfo->output_height)) return WI_JPEG_NEED_MORE;
     decoder->in_output_pass = 0;
     *rows_done = (int)cinfo->output_height;
     if (!jpeg_finish_output(cinfo)) {
@@ -262,13 +266,18 @@ static WIJPEGStatus wi_advance_multi_scan(WIJPEGIncremental *decoder, int *rows_
 }
 
 WIJPEGStatus wi_jpeg_incremental_advance(WIJPEGIncremental *decoder, uint8_t *canvas, int *rows_done) {
+    return wi_jpeg_incremental_advance_rows(decoder, canvas, INT_MAX, rows_done);
+}
+
+WIJPEGStatus wi_jpeg_incremental_advance_rows(WIJPEGIncremental *decoder, uint8_t *canvas, int max_rows,
+                                              int *rows_done) {
     *rows_done = 0;
     if (decoder->stage == STAGE_DONE) return WI_JPEG_DONE;
     if (decoder->stage != STAGE_DECODING) return WI_JPEG_FAILED;
     if (setjmp(decoder->error.jump)) return wi_fail(decoder);
     wi_point_rows(decoder, canvas);
     return decoder->cinfo.buffered_image ? wi_advance_multi_scan(decoder, rows_done)
-                                         : wi_advance_single_scan(decoder, rows_done);
+                                         : wi_advance_single_scan(decoder, (JDIMENSION)max_rows, rows_done);
 }
 
 int wi_jpeg_incremental_truncated(const WIJPEGIncremental *decoder) { return decoder->error.truncated; }

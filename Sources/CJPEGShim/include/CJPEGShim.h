@@ -57,6 +57,12 @@ WIJPEGStatus wi_jpeg_incremental_start(WIJPEGIncremental *decoder, int scale_num
 /// Alpha is always 255 in rows written; rows not yet written are left as they were.
 WIJPEGStatus wi_jpeg_incremental_advance(WIJPEGIncremental *decoder, uint8_t *canvas, int *rows_done);
 
+/// wi_jpeg_incremental_advance for a single-scan image that stops after at most `max_rows` more rows
+/// (WI_JPEG_PROGRESS), so the caller can work on the rows done while later ones decode. A multi-scan image
+/// advances as wi_jpeg_incremental_advance does.
+WIJPEGStatus wi_jpeg_incremental_advance_rows(WIJPEGIncremental *decoder, uint8_t *canvas, int max_rows,
+                                              int *rows_done);
+
 /// Whether the stream ran out before its end (only known once the input is final).
 int wi_jpeg_incremental_truncated(const WIJPEGIncremental *decoder);
 

@@ -6,8 +6,9 @@ import WebImageCore
 /// The conversion from one ICC profile to sRGB, built once per profile and layout (see
 /// ``ColorConversionCache``) and then applied to any number of rasters, from any number of threads.
 ///
-/// RGB and CMYK profiles get an lcms2 transform (perceptual intent, alpha copied); a grey profile gets a
-/// lookup table from grey level to sRGB, since the image model stores grey as equal R, G and B. A profile that
+/// RGB and CMYK profiles get an lcms2 transform (perceptual intent, alpha copied), except 8-bit RGB through a
+/// matrix-shaper profile, which runs on ``MatrixShaperTables``; a grey profile gets a lookup table from grey
+/// level to sRGB, since the image model stores grey as equal R, G and B. A profile that
 /// maps a grid of test colours onto themselves (within one level) is sRGB in all but name and converts nothing.
 final class ColorConversion: @unchecked Sendable {
     // Safe to share: built once and never mutated; the transform has no one-pixel cache (cmsFLAGS_NOCACHE),
@@ -15,6 +16,7 @@ final class ColorConversion: @unchecked Sendable {
     private enum Kind {
         case identity
         case transform(cmsHTRANSFORM)
+        case matrixShaper(MatrixShaperTables)
         /// sRGB R, G, B for each grey level (256 or 65,536 levels).
         case greyTable([UInt16])
     }
@@ -36,11 +38,23 @@ final class ColorConversion: @unchecked Sendable {
         if case .transform(let transform) = kind { cmsDeleteTransform(transform) }
     }
 
+    /// Whether the profile is sRGB in all but name, so ``apply(to:pixelCount:)`` changes nothing.
+    var convertsNothing: Bool {
+        if case .identity = kind { return true }
+        return false
+    }
+
     /// Converts `pixels` to sRGB in place (CMYK: four CMYK bytes in, RGBA out with alpha 255).
     func apply(to raw: UnsafeMutableRawBufferPointer, pixelCount: Int) {
         switch kind {
         case .identity:
             return
+        case .matrixShaper(let tables):
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            nonisolated(unsafe) let start = base
+            Self.inParallel(pixelCount: pixelCount) { first, count in
+                tables.apply(to: start + first * 4, pixelCount: count)
+            }
         case .transform(let transform):
             guard let base = raw.baseAddress else { return }
             // Each chunk writes its own pixels only; the transform is safe to share (see the class comment).
@@ -73,7 +87,7 @@ final class ColorConversion: @unchecked Sendable {
         }
     }
 
-    /// Splits large rasters over the cores: lcms2 converts about 100–200 MP/s on one.
+    /// Splits large rasters (a megapixel or more) over the cores.
     private static func inParallel(pixelCount: Int, _ body: @Sendable (Int, Int) -> Void) {
         let chunks = pixelCount < 1 << 20 ? 1 : min(8, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let size = (pixelCount + chunks - 1) / chunks
@@ -97,6 +111,10 @@ final class ColorConversion: @unchecked Sendable {
             if isIdentity(transform, format: format) {
                 cmsDeleteTransform(transform)
                 return .success(.identity)
+            }
+            if format == .rgba8, let tables = MatrixShaperTables(profile: profile, reference: transform) {
+                cmsDeleteTransform(transform)
+                return .success(.matrixShaper(tables))
             }
             return .success(.transform(transform))
         case (.rgba(let format), cmsSigGrayData):

@@ -35,14 +35,33 @@ enum ColorManagement {
     /// conversion happens in the storage the decoder wrote.
     static func manage(_ raw: UnsafeMutableRawBufferPointer, format: PixelFormat, pixelCount: Int, profile: [UInt8]?,
                        options: ImageDecodeOptions, cache: ColorConversionCache = .shared) -> Outcome {
-        guard let profile, !profile.isEmpty else { return .none }
-        if options.colorSpace == .preserve { return Outcome(iccProfile: Data(profile)) }
-        switch cache.conversion(for: profile, layout: .rgba(format)) {
-        case .failure(let failure):
-            return Outcome(issue: failure.reason)
-        case .success(let conversion):
+        switch plan(profile: profile, format: format, options: options, cache: cache) {
+        case .record(let outcome):
+            return outcome
+        case .convert(let conversion):
             conversion.apply(to: raw, pixelCount: pixelCount)
             return .none
+        }
+    }
+
+    /// What a decoder does with the profile it found.
+    enum Plan {
+        /// Leave the pixels as they are and record this on the image.
+        case record(Outcome)
+        /// Convert the pixels (then there is nothing to record).
+        case convert(ColorConversion)
+    }
+
+    /// The plan for `profile` on a `format` raster, for decoders that convert as they go (in bands).
+    static func plan(profile: [UInt8]?, format: PixelFormat, options: ImageDecodeOptions,
+                     cache: ColorConversionCache = .shared) -> Plan {
+        guard let profile, !profile.isEmpty else { return .record(.none) }
+        if options.colorSpace == .preserve { return .record(Outcome(iccProfile: Data(profile))) }
+        switch cache.conversion(for: profile, layout: .rgba(format)) {
+        case .failure(let failure):
+            return .record(Outcome(issue: failure.reason))
+        case .success(let conversion):
+            return conversion.convertsNothing ? .record(.none) : .convert(conversion)
         }
     }
 

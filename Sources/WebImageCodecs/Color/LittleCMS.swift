@@ -18,6 +18,8 @@ enum LittleCMS {
         static let rgba16 = word(space: 4, channels: 3, bytes: 2, extra: 1)
         static let rgb8 = word(space: 4, channels: 3, bytes: 1)
         static let rgb16 = word(space: 4, channels: 3, bytes: 2)
+        /// `TYPE_RGB_FLT`: 32-bit floats, not clipped to 0…1.
+        static let rgbFloat = word(space: 4, channels: 3, bytes: 4) | 1 << 22
         static let gray8 = word(space: 3, channels: 1, bytes: 1)
         static let gray16 = word(space: 3, channels: 1, bytes: 2)
         static let cmyk8 = word(space: 6, channels: 4, bytes: 1)
@@ -40,12 +42,12 @@ enum LittleCMS {
     static let noCache: UInt32 = 0x0040
 
     /// Runs `body` with `profile` opened in ``context``; nil when lcms2 cannot read it.
-    static func withProfile<R>(_ profile: [UInt8], _ body: (cmsHPROFILE) -> R) -> R? {
+    static func withProfile<R>(_ profile: [UInt8], _ body: (cmsHPROFILE) throws -> R) rethrows -> R? {
         guard let handle = profile.withUnsafeBytes({
             cmsOpenProfileFromMemTHR(context, $0.baseAddress, cmsUInt32Number(clamping: $0.count))
         }) else { return nil }
         defer { cmsCloseProfile(handle) }
-        return body(handle)
+        return try body(handle)
     }
 
     /// The bytes of an lcms2 profile, or nil when it cannot be serialised.

@@ -37,6 +37,13 @@ enum JPEGDecoding {
         let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
         let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
         let profile = markers.iccProfile
+        if !isCMYK, output.width * output.height >= JPEGBandedDecoding.minimumPixelCount,
+           case .convert(let conversion) = ColorManagement.plan(profile: profile, format: .rgba8, options: options),
+           let pixels = try JPEGBandedDecoding.decode(raw, scaling: scaling, conversion: conversion, store: &store) {
+            let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: markers.orientation, format: .jpeg,
+                              hasAlpha: false)
+            return options.finish(image, sourceSize: source)
+        }
         var color = ColorManagement.Outcome.none
         let pixels = try store.fill(width: output.width, height: output.height) { out in
             guard let destination = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }

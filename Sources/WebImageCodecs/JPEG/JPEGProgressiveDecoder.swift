@@ -54,7 +54,8 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
     private func step(_ decoder: OpaquePointer, _ raw: UnsafeRawBufferPointer, isFinished: Bool) throws -> Image? {
         if case .header = stage {
             var header = WIJPEGHeader()
-            guard try check(wi_jpeg_incremental_read_header(decoder, &header), decoder, isFinished) else { return nil }
+            let status = wi_jpeg_incremental_read_header(decoder, &header)
+            guard try JPEGIncrementalStatus.check(status, decoder, isFinished: isFinished) else { return nil }
             let source = PixelSize(width: Int(header.width), height: Int(header.height))
             try options.checkPixelCount(width: source.width, height: source.height)
             stage = .starting(source: source, scaling: JPEGScaling(source: source, target: options.targetSize(forSource: source)),
@@ -64,7 +65,7 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
             var width: Int32 = 0, height: Int32 = 0
             let status = wi_jpeg_incremental_start(decoder, Int32(scaling.numerator), Int32(scaling.denominator),
                                                    markers.hasAdobeMarker ? 1 : 0, &width, &height)
-            guard try check(status, decoder, isFinished) else { return nil }
+            guard try JPEGIncrementalStatus.check(status, decoder, isFinished: isFinished) else { return nil }
             canvas = PixelBuffer(width: Int(width), height: Int(height))
             stage = .decoding(source: source, markers: markers)
         }
@@ -102,26 +103,8 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
                                 colorProfileIssue: color.issue)
             return options.finish(partial, sourceSize: source)
         default:
-            _ = try check(status, decoder, isFinished)
+            _ = try JPEGIncrementalStatus.check(status, decoder, isFinished: isFinished)
             return nil
-        }
-    }
-
-    /// True when the step succeeded, false when it needs more bytes; throws when it failed or when a
-    /// finished buffer still needs more (the file is cut short).
-    private func check(_ status: WIJPEGStatus, _ decoder: OpaquePointer, _ isFinished: Bool) throws -> Bool {
-        switch status {
-        case WI_JPEG_PROGRESS, WI_JPEG_DONE:
-            return true
-        case WI_JPEG_NEED_MORE:
-            if isFinished { throw WebImageError.badImageData(.truncated) }
-            return false
-        default:
-            let message = String(cString: wi_jpeg_incremental_message(decoder))
-            if wi_jpeg_incremental_truncated(decoder) != 0 || JPEGErrors.isTruncation(message) {
-                throw WebImageError.badImageData(.truncated)
-            }
-            throw JPEGErrors.corrupt(message)
         }
     }
 }

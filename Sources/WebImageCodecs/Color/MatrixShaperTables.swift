@@ -1,0 +1,129 @@
+import CColorShim
+import CLCMS2
+import Foundation
+
+/// The tables of ``wi_color_matrix_shaper8_apply`` for one RGB profile, which convert 8-bit pixels to sRGB
+/// many times faster than lcms2's own transform (see the `color` benchmark).
+///
+/// A matrix-shaper profile converts by a curve per channel, one 3 × 3 matrix, and sRGB's curve, so each source
+/// channel's effect on linear sRGB is a table of 256 entries. The tables are measured with lcms2 itself (the
+/// profile into linear-light sRGB in floating point, one channel at a time), so lcms2 decides how the profile's
+/// tags are read; the result is then checked against lcms2's 8-bit transform, and a profile that does not behave
+/// like curves and a matrix (a lookup-table profile) is left to lcms2.
+final class MatrixShaperTables: @unchecked Sendable {
+    // Safe to share: filled once in `init`, then only read.
+    private let tables: UnsafeMutablePointer<WIColorMatrixShaper8>
+    /// The sRGB curve from the smallest sum of the tables to the largest; `tables.encode` points inside.
+    private let encode: UnsafeMutableBufferPointer<UInt8>
+
+    /// One unit of the tables' sums: 1/16383 of linear light.
+    private static let levels = 16_383.0
+
+    /// Tables for `profile`, or nil when they would differ from `reference` (the profile's 8-bit RGBA → sRGB
+    /// lcms2 transform) by more than one level anywhere on a test grid.
+    init?(profile: cmsHPROFILE, reference: cmsHTRANSFORM) {
+        guard let columns = Self.measure(profile) else { return nil }
+        // Every sum the loop can make, per output component, must fit its 16-bit lane.
+        let lowest = (0..<3).map { component in columns.reduce(0) { $0 + Int($1.map { $0[component] }.min()!) } }
+        let highest = (0..<3).map { component in columns.reduce(0) { $0 + Int($1.map { $0[component] }.max()!) } }
+        let (low, high) = (lowest.min()!, highest.max()!)
+        guard low >= Int(Int16.min), high <= Int(Int16.max) else { return nil }
+
+        encode = .allocate(capacity: high - low + 1)
+        for sum in low...high {
+            encode[sum - low] = UInt8((Self.sRGBEncoded(min(1, max(0, Double(sum) / Self.levels))) * 255).rounded())
+        }
+        tables = .allocate(capacity: 1)
+        tables.initialize(to: WIColorMatrixShaper8())
+        tables.pointee.encode = UnsafePointer(encode.baseAddress! - low)
+        withUnsafeMutableBytes(of: &tables.pointee.red) { Self.fill($0, with: columns[0]) }
+        withUnsafeMutableBytes(of: &tables.pointee.green) { Self.fill($0, with: columns[1]) }
+        withUnsafeMutableBytes(of: &tables.pointee.blue) { Self.fill($0, with: columns[2]) }
+        guard agrees(with: reference) else { return nil }
+    }
+
+    deinit {
+        encode.deallocate()
+        tables.deallocate()
+    }
+
+    /// Converts `pixelCount` RGBA pixels at `rgba` in place.
+    func apply(to rgba: UnsafeMutablePointer<UInt8>, pixelCount: Int) {
+        wi_color_matrix_shaper8_apply(tables, rgba, pixelCount)
+    }
+
+    private static func fill(_ raw: UnsafeMutableRawBufferPointer, with column: [[Int16]]) {
+        let entries = raw.bindMemory(to: Int16.self)
+        for (value, contribution) in column.enumerated() {
+            for component in 0..<3 { entries[value * 4 + component] = contribution[component] }
+            entries[value * 4 + 3] = 0
+        }
+    }
+
+    /// For each source channel, its 256 values' (R, G, B) linear sRGB contributions in levels; nil when lcms2
+    /// cannot build the probe or a contribution is out of 16-bit range.
+    private static func measure(_ profile: cmsHPROFILE) -> [[[Int16]]]? {
+        guard let linear = linearSRGB() else { return nil }
+        defer { cmsCloseProfile(linear) }
+        guard let transform = cmsCreateTransformTHR(LittleCMS.context, profile, LittleCMS.PixelType.rgb8, linear,
+                                                    LittleCMS.PixelType.rgbFloat, LittleCMS.perceptual,
+                                                    LittleCMS.noCache) else { return nil }
+        defer { cmsDeleteTransform(transform) }
+        // For each channel: that channel at 0…255, the others at 0.
+        let measured = (0..<3).map { channel -> [Float] in
+            var probe = [UInt8](repeating: 0, count: 256 * 3)
+            for value in 0..<256 { probe[value * 3 + channel] = UInt8(value) }
+            var out = [Float](repeating: 0, count: 256 * 3)
+            cmsDoTransform(transform, probe, &out, 256)
+            return out
+        }
+        let black = measured[0].prefix(3).map(Double.init)
+        var columns: [[[Int16]]] = []
+        for channel in 0..<3 {
+            var column: [[Int16]] = []
+            for value in 0..<256 {
+                var contribution: [Int16] = []
+                for component in 0..<3 {
+                    // Red and green carry only their change from black; blue carries black itself.
+                    let offset = channel == 2 ? 0 : black[component]
+                    let scaled = ((Double(measured[channel][value * 3 + component]) - offset) * levels).rounded()
+                    guard scaled.magnitude <= Double(Int16.max) else { return nil }
+                    contribution.append(Int16(scaled))
+                }
+                column.append(contribution)
+            }
+            columns.append(column)
+        }
+        return columns
+    }
+
+    /// The sRGB transfer function (IEC 61966-2-1), linear light to encoded, both 0…1.
+    private static func sRGBEncoded(_ linear: Double) -> Double {
+        linear <= 0.003_130_8 ? linear * 12.92 : 1.055 * pow(linear, 1 / 2.4) - 0.055
+    }
+
+    /// sRGB's primaries and white with a straight-line curve, so the probe reads linear light.
+    private static func linearSRGB() -> cmsHPROFILE? {
+        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1),
+                                        Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
+                                        Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
+        guard let curve = cmsBuildGamma(LittleCMS.context, 1) else { return nil }
+        defer { cmsFreeToneCurve(curve) }
+        var curves: [OpaquePointer?] = [curve, curve, curve]
+        return cmsCreateRGBProfileTHR(LittleCMS.context, &white, &primaries, &curves)
+    }
+
+    /// Whether the tables match lcms2's 8-bit transform within one level on a 17 × 17 × 17 grid.
+    private func agrees(with reference: cmsHTRANSFORM) -> Bool {
+        var grid: [UInt8] = []
+        let steps = (0...16).map { UInt8(min(255, $0 * 16)) }
+        for r in steps { for g in steps { for b in steps { grid += [r, g, b, 255] } } }
+        let count = grid.count / 4
+        var expected = grid
+        cmsDoTransform(reference, grid, &expected, cmsUInt32Number(count))
+        var converted = grid
+        converted.withUnsafeMutableBufferPointer { apply(to: $0.baseAddress!, pixelCount: count) }
+        return zip(converted, expected).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
+    }
+}
