@@ -3,10 +3,10 @@ import Foundation
 import WebImage
 
 /// The cost of colour management on top of a 12 MP JPEG decode: the same Display P3 JPEG decoded with
-/// `colorSpace: .preserve` (TurboJPEG only) and with the default `.sRGB` (TurboJPEG, then lcms2's cached
-/// transform in place, split over the cores), in alternating rounds; and an sRGB-tagged JPEG, whose profile is
-/// recognised as sRGB and converts nothing. The conversion runs on several threads, so both process CPU time
-/// (all threads: the work) and wall-clock time are reported, as medians of the rounds' ratios.
+/// `colorSpace: .preserve` (TurboJPEG only) and with the default `.sRGB` (libjpeg in bands of rows, each band
+/// converted by the profile's cached tables on another core while the next one decodes), in alternating rounds;
+/// and an sRGB-tagged JPEG, whose profile is recognised as sRGB and converts nothing. Both process CPU time (all
+/// threads: the work) and wall-clock time (what a caller waits) are reported, as medians of the rounds' ratios.
 enum ColorBenchmark {
     static let width = 4000, height = 3000
 
