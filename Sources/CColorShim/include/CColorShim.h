@@ -1,23 +1,26 @@
 // The per-pixel loop of the colour conversion for matrix-shaper profiles (the kind phones and cameras embed:
-// Display P3, Adobe RGB), kept in C for SSE2 and plain integer arithmetic over tables.
+// Display P3, Adobe RGB), kept in C: plain integer arithmetic over tables.
 #ifndef CCOLORSHIM_H
 #define CCOLORSHIM_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+/// Bits per component in a table entry.
+#define WI_COLOR_FIELD_BITS 21
+
 /// Tables for one profile's 8-bit RGB → sRGB conversion.
 ///
-/// `red[v]` is the (R, G, B) linear-light sRGB contribution of a source red sample `v`, in levels of 1/16383:
-/// the profile's red curve applied, then the red column of the source → sRGB matrix (the fourth entry is
-/// padding). Likewise `green` and `blue` (which also carries any constant offset). The sum of the three indexes
-/// `encode`, the sRGB transfer function, which is valid from the smallest sum the tables can make to the
-/// largest (out-of-gamut sums read clipped values, so the loop needs no clamping).
+/// Entry `v` of `red` packs the linear-light sRGB contributions of a source red sample `v` (the profile's red
+/// curve, then the red column of the source → sRGB matrix) to R, G and B, in three 21-bit fields from the low
+/// bits up, each biased to be non-negative. Likewise `green` and `blue`. One entry from each table added
+/// together gives, in each field, an index into `encode` (the sRGB transfer function, out-of-gamut sums
+/// reading clipped values), so the loop needs neither clamping nor more than one addition a table.
 typedef struct {
-    int16_t red[256][4];
-    int16_t green[256][4];
-    int16_t blue[256][4];
-    /// Points at the entry for sum 0 inside a caller-owned table.
+    uint64_t red[256];
+    uint64_t green[256];
+    uint64_t blue[256];
+    /// A caller-owned table long enough for every index the sums can make.
     const uint8_t *encode;
 } WIColorMatrixShaper8;
 

@@ -13,32 +13,47 @@ import Foundation
 final class MatrixShaperTables: @unchecked Sendable {
     // Safe to share: filled once in `init`, then only read.
     private let tables: UnsafeMutablePointer<WIColorMatrixShaper8>
-    /// The sRGB curve from the smallest sum of the tables to the largest; `tables.encode` points inside.
+    /// The sRGB curve from the smallest sum of the tables to the largest; `tables.encode` points at it.
     private let encode: UnsafeMutableBufferPointer<UInt8>
 
     /// One unit of the tables' sums: 1/16383 of linear light.
     private static let levels = 16_383.0
+    private static let fieldBits = Int(WI_COLOR_FIELD_BITS)
 
     /// Tables for `profile`, or nil when they would differ from `reference` (the profile's 8-bit RGBA → sRGB
     /// lcms2 transform) by more than one level anywhere on a test grid.
     init?(profile: cmsHPROFILE, reference: cmsHTRANSFORM) {
         guard let columns = Self.measure(profile) else { return nil }
-        // Every sum the loop can make, per output component, must fit its 16-bit lane.
-        let lowest = (0..<3).map { component in columns.reduce(0) { $0 + Int($1.map { $0[component] }.min()!) } }
-        let highest = (0..<3).map { component in columns.reduce(0) { $0 + Int($1.map { $0[component] }.max()!) } }
+        // Per source channel and output component, the smallest and largest contribution.
+        let floors = columns.map { column in (0..<3).map { component in column.map { $0[component] }.min()! } }
+        let ceilings = columns.map { column in (0..<3).map { component in column.map { $0[component] }.max()! } }
+        let lowest = (0..<3).map { component in floors.reduce(0) { $0 + $1[component] } }
+        let highest = (0..<3).map { component in ceilings.reduce(0) { $0 + $1[component] } }
         let (low, high) = (lowest.min()!, highest.max()!)
-        guard low >= Int(Int16.min), high <= Int(Int16.max) else { return nil }
+        guard high - low < 1 << Self.fieldBits else { return nil }
 
         encode = .allocate(capacity: high - low + 1)
-        for sum in low...high {
-            encode[sum - low] = UInt8((Self.sRGBEncoded(min(1, max(0, Double(sum) / Self.levels))) * 255).rounded())
+        for index in encode.indices {
+            let linear = min(1, max(0, Double(index + low) / Self.levels))
+            encode[index] = UInt8((Self.sRGBEncoded(linear) * 255).rounded())
+        }
+        let packed = columns.enumerated().map { channel, column in
+            column.map { contribution in
+                (0..<3).reduce(UInt64(0)) { entry, component in
+                    // Each field is biased to be non-negative; blue's bias also makes every component's sum
+                    // start at the encode table's first entry.
+                    let shift = channel == 2 ? lowest[component] - low : 0
+                    let field = UInt64(contribution[component] - floors[channel][component] + shift)
+                    return entry | field << (component * Self.fieldBits)
+                }
+            }
         }
         tables = .allocate(capacity: 1)
         tables.initialize(to: WIColorMatrixShaper8())
-        tables.pointee.encode = UnsafePointer(encode.baseAddress! - low)
-        withUnsafeMutableBytes(of: &tables.pointee.red) { Self.fill($0, with: columns[0]) }
-        withUnsafeMutableBytes(of: &tables.pointee.green) { Self.fill($0, with: columns[1]) }
-        withUnsafeMutableBytes(of: &tables.pointee.blue) { Self.fill($0, with: columns[2]) }
+        tables.pointee.encode = UnsafePointer(encode.baseAddress!)
+        withUnsafeMutableBytes(of: &tables.pointee.red) { table in packed[0].withUnsafeBytes { table.copyMemory(from: $0) } }
+        withUnsafeMutableBytes(of: &tables.pointee.green) { table in packed[1].withUnsafeBytes { table.copyMemory(from: $0) } }
+        withUnsafeMutableBytes(of: &tables.pointee.blue) { table in packed[2].withUnsafeBytes { table.copyMemory(from: $0) } }
         guard agrees(with: reference) else { return nil }
     }
 
@@ -52,17 +67,9 @@ final class MatrixShaperTables: @unchecked Sendable {
         wi_color_matrix_shaper8_apply(tables, rgba, pixelCount)
     }
 
-    private static func fill(_ raw: UnsafeMutableRawBufferPointer, with column: [[Int16]]) {
-        let entries = raw.bindMemory(to: Int16.self)
-        for (value, contribution) in column.enumerated() {
-            for component in 0..<3 { entries[value * 4 + component] = contribution[component] }
-            entries[value * 4 + 3] = 0
-        }
-    }
-
     /// For each source channel, its 256 values' (R, G, B) linear sRGB contributions in levels; nil when lcms2
-    /// cannot build the probe or a contribution is out of 16-bit range.
-    private static func measure(_ profile: cmsHPROFILE) -> [[[Int16]]]? {
+    /// cannot build the probe or a contribution is absurdly large.
+    private static func measure(_ profile: cmsHPROFILE) -> [[[Int]]]? {
         guard let linear = linearSRGB() else { return nil }
         defer { cmsCloseProfile(linear) }
         guard let transform = cmsCreateTransformTHR(LittleCMS.context, profile, LittleCMS.PixelType.rgb8, linear,
@@ -78,17 +85,17 @@ final class MatrixShaperTables: @unchecked Sendable {
             return out
         }
         let black = measured[0].prefix(3).map(Double.init)
-        var columns: [[[Int16]]] = []
+        var columns: [[[Int]]] = []
         for channel in 0..<3 {
-            var column: [[Int16]] = []
+            var column: [[Int]] = []
             for value in 0..<256 {
-                var contribution: [Int16] = []
+                var contribution: [Int] = []
                 for component in 0..<3 {
                     // Red and green carry only their change from black; blue carries black itself.
                     let offset = channel == 2 ? 0 : black[component]
                     let scaled = ((Double(measured[channel][value * 3 + component]) - offset) * levels).rounded()
-                    guard scaled.magnitude <= Double(Int16.max) else { return nil }
-                    contribution.append(Int16(scaled))
+                    guard scaled.isFinite, scaled.magnitude < Double(1 << 20) else { return nil }
+                    contribution.append(Int(scaled))
                 }
                 column.append(contribution)
             }
