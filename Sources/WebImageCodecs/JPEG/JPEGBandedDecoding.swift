@@ -1,5 +1,6 @@
 import CJPEGShim
 import Dispatch
+import Synchronization
 import WebImageCore
 
 /// One-shot decoding of a large single-scan JPEG whose profile needs converting, with the conversion overlapped:
@@ -32,23 +33,17 @@ enum JPEGBandedDecoding {
         let rowBytes = Int(width) * 4
         return try store.fill(width: Int(width), height: Int(height)) { out in
             guard let canvas = out.baseAddress else { return }
-            let bands = DispatchGroup()
-            // Every band's conversion ends before the raster is handed back, on success or failure.
-            defer { bands.wait() }
-            // Each band's conversion writes only its own rows, which libjpeg has finished with.
-            nonisolated(unsafe) let shared = canvas
+            let bands = BandConversions(conversion: conversion, canvas: canvas, rowBytes: rowBytes)
+            // Bands not yet taken by another thread are converted here, then those taken are waited for: no band
+            // outlives the raster, on success or failure, and the decode never waits for a free thread.
+            defer { bands.finish() }
             var handedOver = 0
             while true {
                 var rows: Int32 = 0
                 let status = wi_jpeg_incremental_advance_rows(decoder, canvas.assumingMemoryBound(to: UInt8.self),
                                                               bandRows, &rows)
                 if Int(rows) > handedOver {
-                    let band = UnsafeMutableRawBufferPointer(start: shared + handedOver * rowBytes,
-                                                             count: (Int(rows) - handedOver) * rowBytes)
-                    nonisolated(unsafe) let written = band
-                    DispatchQueue.global().async(group: bands) {
-                        conversion.apply(to: written, pixelCount: written.count / 4)
-                    }
+                    bands.hand(handedOver..<Int(rows))
                     handedOver = Int(rows)
                 }
                 switch status {
@@ -63,5 +58,61 @@ enum JPEGBandedDecoding {
                 }
             }
         }
+    }
+}
+
+/// The bands of one raster, each converted exactly once: by a global-queue thread that takes it, or by the
+/// decoding thread in ``finish()``.
+private final class BandConversions: @unchecked Sendable {
+    // Safe to share: `canvas` is written only within a band's rows, by the one thread that took the band.
+    private let conversion: ColorConversion
+    private let canvas: UnsafeMutableRawPointer
+    private let rowBytes: Int
+    /// Each band's rows and whether a thread has taken it.
+    private let bands = Mutex<[(rows: Range<Int>, taken: Bool)]>([])
+    /// Entered when another thread takes a band, left when it has converted it.
+    private let running = DispatchGroup()
+
+    init(conversion: ColorConversion, canvas: UnsafeMutableRawPointer, rowBytes: Int) {
+        self.conversion = conversion
+        self.canvas = canvas
+        self.rowBytes = rowBytes
+    }
+
+    /// Offers finished `rows` to another core.
+    func hand(_ rows: Range<Int>) {
+        let index = bands.withLock { bands in
+            bands.append((rows, false))
+            return bands.count - 1
+        }
+        DispatchQueue.global().async { [self] in
+            guard let rows = take(index, byWorker: true) else { return }
+            convert(rows)
+            running.leave()
+        }
+    }
+
+    /// Converts the bands no thread has taken, then waits for those taken.
+    func finish() {
+        let count = bands.withLock { $0.count }
+        for index in 0..<count {
+            if let rows = take(index, byWorker: false) { convert(rows) }
+        }
+        running.wait()
+    }
+
+    private func take(_ index: Int, byWorker: Bool) -> Range<Int>? {
+        bands.withLock { bands in
+            guard !bands[index].taken else { return nil }
+            bands[index].taken = true
+            // Entered under the lock, so `finish` cannot pass its wait before a worker's band is counted.
+            if byWorker { running.enter() }
+            return bands[index].rows
+        }
+    }
+
+    private func convert(_ rows: Range<Int>) {
+        let band = UnsafeMutableRawBufferPointer(start: canvas + rows.lowerBound * rowBytes, count: rows.count * rowBytes)
+        conversion.apply(to: band, pixelCount: band.count / 4)
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 @testable import WebImageCodecs
@@ -26,6 +27,18 @@ import WebImageCore
         #expect(banded.pixels.width == 1100 && banded.pixels.height == 1000)
         #expect(banded.pixels == expected, "\(name)")
         #expect(banded.pixels != stored.pixels, "\(name): the conversion changed the pixels")
+    }
+
+    /// With every global-queue thread blocked, the decoding thread converts the bands itself.
+    @Test func bandsNeedNoFreeThread() throws {
+        let data = try Self.taggedJPEG(TestProfiles.displayP3)
+        let expected = try JPEGCoder().decode(data, options: ImageDecodeOptions()).pixels
+        let release = DispatchSemaphore(value: 0)
+        let blockers = 4 * ProcessInfo.processInfo.activeProcessorCount
+        for _ in 0..<blockers { DispatchQueue.global().async { release.wait() } }
+        defer { for _ in 0..<blockers { release.signal() } }
+        let banded = try JPEGCoder().decode(data, options: ImageDecodeOptions())
+        #expect(banded.pixels == expected)
     }
 
     @Test func aTruncatedFileIsReportedAsTruncated() throws {
