@@ -27,7 +27,8 @@ enum JPEGBandedDecoding {
         _ = try JPEGIncrementalStatus.check(wi_jpeg_incremental_read_header(decoder, &header), decoder, isFinished: true)
         guard header.has_multiple_scans == 0, header.is_cmyk == 0 else { return nil }
         var width: Int32 = 0, height: Int32 = 0
-        let started = wi_jpeg_incremental_start(decoder, Int32(scaling.numerator), Int32(scaling.denominator), 0,
+        let started = wi_jpeg_incremental_start(decoder, Int32(scaling.numerator), Int32(scaling.denominator),
+                                                WI_JPEG_CMYK_FORMULA,
                                                 &width, &height)
         _ = try JPEGIncrementalStatus.check(started, decoder, isFinished: true)
         let rowBytes = Int(width) * 4

@@ -12,8 +12,8 @@ import WebImageCore
 final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
     private enum Stage {
         case header
-        case starting(source: PixelSize, scaling: JPEGScaling, markers: JPEGMarkers)
-        case decoding(source: PixelSize, markers: JPEGMarkers)
+        case starting(source: PixelSize, scaling: JPEGScaling, markers: JPEGMarkers, isCMYK: Bool)
+        case decoding(source: PixelSize, markers: JPEGMarkers, color: JPEGColor)
         case finished(Image)
         case failed(WebImageError)
     }
@@ -59,17 +59,18 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
             let source = PixelSize(width: Int(header.width), height: Int(header.height))
             try options.checkPixelCount(width: source.width, height: source.height)
             stage = .starting(source: source, scaling: JPEGScaling(source: source, target: options.targetSize(forSource: source)),
-                              markers: JPEGMarkers(scanning: raw))
+                              markers: JPEGMarkers(scanning: raw), isCMYK: header.is_cmyk != 0)
         }
-        if case .starting(let source, let scaling, let markers) = stage {
+        if case .starting(let source, let scaling, let markers, let isCMYK) = stage {
+            let color = JPEGColor(markers: markers, isCMYK: isCMYK)
             var width: Int32 = 0, height: Int32 = 0
             let status = wi_jpeg_incremental_start(decoder, Int32(scaling.numerator), Int32(scaling.denominator),
-                                                   markers.hasAdobeMarker ? 1 : 0, &width, &height)
+                                                   color.cmykOutput, &width, &height)
             guard try JPEGIncrementalStatus.check(status, decoder, isFinished: isFinished) else { return nil }
             canvas = PixelBuffer(width: Int(width), height: Int(height))
-            stage = .decoding(source: source, markers: markers)
+            stage = .decoding(source: source, markers: markers, color: color)
         }
-        guard case .decoding(let source, let markers) = stage, var pixels = canvas else { return nil }
+        guard case .decoding(let source, let markers, let color) = stage, var pixels = canvas else { return nil }
         canvas = nil  // keep the raster uniquely referenced while libjpeg writes into it
         var rows: Int32 = 0
         var status = WI_JPEG_NEED_MORE
@@ -89,18 +90,18 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
             if wi_jpeg_incremental_truncated(decoder) != 0 { throw WebImageError.badImageData(.truncated) }
             canvas = nil
             var final = pixels
-            let color = ColorManagement.manage(&final, profile: markers.iccProfile, options: options)
+            let outcome = color.manage(&final, rows: final.height, options: options)
             let image = options.finish(Image(frames: [ImageFrame(pixels: final)], orientation: markers.orientation,
-                                             format: .jpeg, hasAlpha: false, iccProfile: color.iccProfile,
-                                             colorProfileIssue: color.issue), sourceSize: source)
+                                             format: .jpeg, hasAlpha: false, iccProfile: outcome.iccProfile,
+                                             colorProfileIssue: outcome.issue), sourceSize: source)
             stage = .finished(image)
             return image
         case WI_JPEG_PROGRESS:
             var shown = pixels
-            let color = ColorManagement.manage(&shown, profile: markers.iccProfile, options: options)
+            let outcome = color.manage(&shown, rows: Int(rows), options: options)
             let partial = Image(frames: [ImageFrame(pixels: shown)], orientation: markers.orientation, format: .jpeg,
-                                hasAlpha: Int(rows) < pixels.height, isIncremental: true, iccProfile: color.iccProfile,
-                                colorProfileIssue: color.issue)
+                                hasAlpha: Int(rows) < pixels.height, isIncremental: true, iccProfile: outcome.iccProfile,
+                                colorProfileIssue: outcome.issue)
             return options.finish(partial, sourceSize: source)
         default:
             _ = try JPEGIncrementalStatus.check(status, decoder, isFinished: isFinished)

@@ -4,7 +4,7 @@ import Testing
 import WebImageCore
 
 /// CMYK samples (as TurboJPEG gives a CMYK JPEG's) convert to sRGB through a CMYK profile like Pillow's ImageCms
-/// does. The profile is the 557 KB Adobe CMYK profile inside the corpus's `cmyk_layers.jxl`, written out by djxl.
+/// does, through ``TestProfiles/adobeCMYK()``.
 @Suite struct CMYKConversionTests {
     private static let inks: [[UInt8]] = [[0, 0, 0, 0], [255, 0, 0, 0], [0, 255, 0, 0], [0, 0, 255, 0],
                                           [0, 0, 0, 255], [128, 64, 32, 16], [30, 200, 90, 10], [200, 30, 10, 60]]
@@ -12,27 +12,9 @@ import WebImageCore
     private static let pillowSRGB: [[UInt8]] = [[255, 255, 255], [0, 174, 239], [236, 0, 140], [255, 242, 0],
                                                 [35, 31, 32], [122, 157, 185], [208, 89, 117], [0, 137, 179]]
 
-    private func profile() throws -> [UInt8] {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("cmyk-\(UUID().uuidString)")
-        let output = base.appendingPathExtension("icc"), png = base.appendingPathExtension("png")
-        defer {
-            try? FileManager.default.removeItem(at: output)
-            try? FileManager.default.removeItem(at: png)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/djxl")
-        process.arguments = [TestPaths.corpus.appendingPathComponent("jxl/cmyk_layers.jxl").path, png.path,
-                             "--icc_out=\(output.path)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return [UInt8](try Data(contentsOf: output))
-    }
-
     @Test(arguments: [false, true])
     func convertsLikePillow(inverted: Bool) throws {
-        let profile = try profile()
+        let profile = try TestProfiles.adobeCMYK()
         var samples = Self.inks.flatMap { $0 }.map { inverted ? 255 - $0 : $0 }
         let result = samples.withUnsafeMutableBytes {
             ColorManagement.convertCMYK($0, pixelCount: Self.inks.count, profile: profile, inverted: inverted)

@@ -21,6 +21,25 @@ enum TestProfiles {
         return bytes(of: profile)
     }()
 
+    /// The 557 KB Adobe CMYK profile inside the corpus's `cmyk_layers.jxl`, written out by djxl.
+    static func adobeCMYK() throws -> [UInt8] {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("cmyk-\(UUID().uuidString)")
+        let output = base.appendingPathExtension("icc"), png = base.appendingPathExtension("png")
+        defer {
+            try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: png)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/djxl")
+        process.arguments = [TestPaths.corpus.appendingPathComponent("jxl/cmyk_layers.jxl").path, png.path,
+                             "--icc_out=\(output.path)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return [UInt8](try Data(contentsOf: output))
+    }
+
     /// Twelve test colours.
     static let colors: [[UInt8]] = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255], [0, 0, 0],
                                     [128, 128, 128], [200, 100, 50], [30, 180, 220], [250, 240, 10], [90, 20, 160],

@@ -62,6 +62,30 @@ import WebImage
         #expect(try decoder.decode(data, isFinished: true) === image)
     }
 
+    /// A CMYK file's partial and final images convert through its profile, as the one-shot decode does.
+    @Test func cmykWithAProfileConvertsLikeTheOneShotDecode() throws {
+        let plainData = try JPEGTestSupport.fixture("cmyk-adobe-32x32.jpg")
+        let data = JPEGTestSupport.withICCProfile(plainData, try TestProfiles.adobeCMYK())
+        let oneShot = try JPEGCoder().decode(data, options: .init())
+        #expect(oneShot.colorProfileIssue == nil)
+        #expect(oneShot.pixels != (try JPEGCoder().decode(plainData, options: .init())).pixels, "the profile matters")
+        let decoder = JPEGCoder().makeProgressiveDecoder(options: .init())
+        // The first partial image with some rows decoded and others not yet.
+        var partial: Image?, rows: [Int] = []
+        for end in stride(from: data.count - plainData.count, to: data.count, by: 8) where partial == nil {
+            guard let image = try decoder.decode(data.prefix(end), isFinished: false) else { continue }
+            rows = (0..<32).filter { y in (0..<32).allSatisfy { image.pixels.rgba8(x: $0, y: y)[3] == 255 } }
+            if !rows.isEmpty && rows.count < 32 { partial = image }
+        }
+        let shown = try #require(partial)
+        for y in rows {
+            #expect((0..<32).allSatisfy { shown.pixels.rgba8(x: $0, y: y) == oneShot.pixels.rgba8(x: $0, y: y) }, "row \(y)")
+        }
+        let final = try #require(try decoder.decode(data, isFinished: true))
+        #expect(final.pixels == oneShot.pixels)
+        #expect(final.colorProfileIssue == nil && final.iccProfile == nil)
+    }
+
     @Test func nothingUntilTheHeaderArrives() throws {
         let data = try JPEGTestSupport.fixture("progressive-512.jpg")
         let decoder = JPEGCoder().makeProgressiveDecoder(options: .init())

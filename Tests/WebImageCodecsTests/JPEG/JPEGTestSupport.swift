@@ -82,6 +82,18 @@ enum JPEGTestSupport {
     }
 
     /// The error `body` throws, recorded as an issue when it returns or throws something untyped.
+    /// `jpeg` with `profile` in APP2 `ICC_PROFILE` segments right after SOI, split as the ICC spec says.
+    static func withICCProfile(_ jpeg: Data, _ profile: [UInt8]) -> Data {
+        let chunks = stride(from: 0, to: profile.count, by: 65_519).map { Array(profile[$0 ..< min(profile.count, $0 + 65_519)]) }
+        var segments: [UInt8] = []
+        for (index, chunk) in chunks.enumerated() {
+            let length = 2 + 12 + 2 + chunk.count
+            segments += [0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)] + Array("ICC_PROFILE\u{0}".utf8)
+            segments += [UInt8(index + 1), UInt8(chunks.count)] + chunk
+        }
+        return jpeg.prefix(2) + Data(segments) + jpeg.dropFirst(2)
+    }
+
     static func webImageError(_ body: () throws -> Void) -> WebImageError? {
         do {
             try body()
