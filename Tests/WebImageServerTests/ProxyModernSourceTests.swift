@@ -89,7 +89,8 @@ import WebImage
         try await ProxyHarness.with { harness in
             harness.serve("/seq", try Fixtures.corpus("avif/colors-animated-8bpc.avif"), contentType: "image/avif")
             harness.serve("/anim", try Fixtures.corpus("jxl/animation_icos4d.jxl"), contentType: "image/jxl")
-            let webp = try await harness.get(harness.signedPath("w:75", source: "/seq"), headers: [("Accept", "image/webp")])
+            let webp = try await harness.get(harness.signedPath("w:75", source: "/seq"),
+                                             headers: [("Accept", "image/webp")])
             #expect(webp.header("Content-Type") == "image/webp")
             #expect(try webp.image().frameCount == 5 && webp.image().pixelSize == PixelSize(width: 75, height: 75))
             let gif = try await harness.get(harness.signedPath("w:75/f:gif", source: "/seq"))
@@ -123,8 +124,10 @@ import WebImage
     /// Headers declaring far more pixels than their few bytes hold are refused by the limit, not by a decoder.
     @Test func hugeDeclaredSizesAreRefusedBeforeDecoding() async throws {
         try await ProxyHarness.with { harness in
-            let heic = try SourceHeaderTests.patchingISPE(try Fixtures.still(.heic, 40, 30), width: 60000, height: 60000)
-            let avif = try SourceHeaderTests.patchingISPE(try Fixtures.still(.avif, 40, 30), width: 70000, height: 1000)
+            let heic = try SourceHeaderTests.patchingISPE(try Fixtures.still(.heic, 40, 30),
+                                                          width: 60000, height: 60000)
+            let avif = try SourceHeaderTests.patchingISPE(try Fixtures.still(.avif, 40, 30),
+                                                          width: 70000, height: 1000)
             harness.serve("/huge.heic", heic)
             harness.serve("/huge.avif", avif)
             harness.serve("/huge.jxl", SourceHeaderTests.jxlCodestream(height: 1 << 30, ratio: 1))

@@ -2,8 +2,8 @@ import WebImage
 
 /// The format and size of a HEIF, HEIC or AVIF file read from its boxes alone: the primary item's `ispe`, then
 /// its `clap` and `irot` in the order `ipma` lists them, since the decoders (libheif, and libavif through
-/// WebImageCodecs' `AVIFGeometry`) apply those and deliver the result upright. An `avis` sequence without a `meta` box is
-/// read from its first track's sample entry.
+/// WebImageCodecs' `AVIFGeometry`) apply those and deliver the result upright. An `avis` sequence without a
+/// `meta` box is read from its first track's sample entry.
 ///
 /// The primary item is `pitm`'s, or the first top-level image when `pitm` names something else (a thumbnail,
 /// a grid tile), as the HEIF decoder picks it. A missing or zero `ispe`, a `clap` that is not a positive
@@ -16,7 +16,8 @@ struct HEIFHeader {
     /// The coded size (`ispe`), which the decoder allocates.
     var codedSize: PixelSize
 
-    private static let imageItemTypes: Set<String> = ["hvc1", "av01", "grid", "iden", "iovl", "jpeg", "avc1", "unci", "j2k1"]
+    private static let imageItemTypes: Set<String> = ["hvc1", "av01", "grid", "iden", "iovl", "jpeg", "avc1", "unci",
+                                                      "j2k1"]
 
     init?(_ bytes: UnsafeRawBufferPointer, sniffed: ImageFormat) {
         let file = ISOBMFFBoxes(bytes: bytes)
@@ -39,7 +40,9 @@ struct HEIFHeader {
     private static func isAV1(_ file: ISOBMFFBoxes, ftyp: ISOBMFFBoxes.Box) -> Bool {
         let end = ftyp.payload.upperBound
         let major = file.fourCC(ftyp.payload.lowerBound, end: end) ?? ""
-        let compatible = stride(from: ftyp.payload.lowerBound + 8, to: end, by: 4).compactMap { file.fourCC($0, end: end) }
+        let compatible = stride(from: ftyp.payload.lowerBound + 8, to: end, by: 4).compactMap {
+            file.fourCC($0, end: end)
+        }
         let av1: Set = ["avif", "avis"]
         return av1.contains(major) || (["mif1", "msf1"].contains(major) && !av1.isDisjoint(with: compatible))
     }
@@ -166,9 +169,11 @@ struct HEIFHeader {
     }
 
     /// The size of the `clap` rectangle (rounded to whole pixels, as libheif does), inside `size`.
-    private static func cleanAperture(_ file: ISOBMFFBoxes, _ clap: ISOBMFFBoxes.Box, within size: PixelSize) -> PixelSize? {
+    private static func cleanAperture(_ file: ISOBMFFBoxes, _ clap: ISOBMFFBoxes.Box,
+                                      within size: PixelSize) -> PixelSize? {
         func field(_ index: Int) -> Int? {
-            file.u32(clap.payload.lowerBound + 4 * index, end: clap.payload.upperBound).map { Int(Int32(truncatingIfNeeded: $0)) }
+            file.u32(clap.payload.lowerBound + 4 * index, end: clap.payload.upperBound)
+                .map { Int(Int32(truncatingIfNeeded: $0)) }
         }
         guard let widthN = field(0), let widthD = field(1), let heightN = field(2), let heightD = field(3),
               widthN > 0, widthD > 0, heightN > 0, heightD > 0 else { return nil }

@@ -26,7 +26,9 @@ struct ImageProcessor: Sendable {
             try transform(image, storedSize: header.size, options: options)
         }
         let format = named ?? FormatChoice.fallback(for: result)
-        let bytes = try timing.time(.encode) { () throws(ProxyError) in try encode(result, as: format, options: options) }
+        let bytes = try timing.time(.encode) { () throws(ProxyError) in
+            try encode(result, as: format, options: options)
+        }
         return (bytes, format)
     }
 
