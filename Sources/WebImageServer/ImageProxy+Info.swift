@@ -4,7 +4,7 @@ import WebImage
 /// What `/info` tells about a source.
 struct SourceInfo: Codable, Sendable {
     var format: String
-    /// As stored, before any EXIF orientation.
+    /// As the decoder delivers it, before any orientation it reports (see ``SourceHeader/size``).
     var width: Int
     var height: Int
     var frames: Int

@@ -83,10 +83,10 @@ extension ImageProxy {
     private func process(_ job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
         let processor = self.processor, statistics = self.statistics
         let result = try await withSource(job.source) { data throws(ProxyError) in
-            let format = job.format.resolved(source: ImageFormat(sniffing: data))
-            let bytes = try processor.process(data, options: job.options, format: format, timing: statistics.instruments)
+            let made = try processor.process(data, options: job.options, format: job.format,
+                                             timing: statistics.instruments)
             statistics.record(\.encodes)
-            return ProcessedResult(data: bytes, format: format)
+            return ProcessedResult(data: made.data, format: made.format)
         }
         await results.store(result, forKey: job.key)
         return result

@@ -52,7 +52,9 @@ public struct ImageProxyConfiguration: Sendable {
     /// The `Retry-After` sent with 429, in seconds. Default 1.
     public var retryAfterSeconds: Int
     /// Choose AVIF, WebP or the source format from `Accept` when the URL names no format (and send
-    /// `Vary: Accept`); false always answers the source format (or JPEG), for CDNs that ignore `Vary`. Default true.
+    /// `Vary: Accept`); false always answers the source format, for CDNs that ignore `Vary`. Default true. A
+    /// HEIC, HEIF or JPEG XL source, a format the service does not write, is answered as JPEG (PNG when
+    /// transparent, GIF when animated).
     public var negotiatesFormat: Bool
     /// Whether negotiation may choose AVIF (before WebP) for clients that list `image/avif`; false keeps
     /// negotiation to WebP, for services that would rather not pay AVIF's encoding CPU. Default true.

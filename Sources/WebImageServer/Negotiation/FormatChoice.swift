@@ -4,7 +4,8 @@ import WebImage
 /// (then the answer varies by `Accept`).
 ///
 /// It is the format part of the result key: `avif`, `webp`, an explicit format, or `source` (the source's own
-/// format when the service writes it, else JPEG), so every request of one bucket shares one result.
+/// format when the service writes it, else one chosen from the result: see ``fallback(for:)``), so every
+/// request of one bucket shares one result.
 struct FormatChoice: Sendable, Hashable {
     /// The format named or negotiated; nil follows the source.
     var format: ImageFormat?
@@ -39,8 +40,17 @@ struct FormatChoice: Sendable, Hashable {
     /// The bucket's name in the result key.
     var keyComponent: String { format?.rawValue ?? "source" }
 
-    /// The format written for a source of `source` format.
-    func resolved(source: ImageFormat) -> ImageFormat {
-        format ?? (Self.encodable.contains(source) ? source : .jpeg)
+    /// The format written for a source of `source` format; nil when the source's own format is asked for and
+    /// the service does not write it (HEIC, HEIF, JPEG XL): then ``fallback(for:)`` picks it from the result.
+    func resolved(source: ImageFormat) -> ImageFormat? {
+        format ?? (Self.encodable.contains(source) ? source : nil)
+    }
+
+    /// The format for a result whose source format the service does not write, as imgproxy picks it among its
+    /// default preferred formats (JPEG, PNG, GIF): GIF for an animation, PNG when a pixel is transparent,
+    /// else JPEG.
+    static func fallback(for result: Image) -> ImageFormat {
+        if result.frameCount > 1 { return .gif }
+        return result.hasAlpha ? .png : .jpeg
     }
 }

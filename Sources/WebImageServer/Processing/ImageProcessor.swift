@@ -10,19 +10,26 @@ struct ImageProcessor: Sendable {
     let limits: ProcessingPlan.Limits
     let defaultQuality: Int
 
-    /// The encoded result of `options` applied to `data`, as `format`; each stage timed by `timing`.
-    func process(_ data: Data, options: ProcessingOptions, format: ImageFormat,
-                 timing: ProxyInstruments) throws(ProxyError) -> Data {
+    /// The encoded result of `options` applied to `data` and its format (`choice` resolved for the source),
+    /// each stage timed by `timing`.
+    func process(_ data: Data, options: ProcessingOptions, format choice: FormatChoice,
+                 timing: ProxyInstruments) throws(ProxyError) -> (data: Data, format: ImageFormat) {
         let header = try SourceHeader(data)
-        try checkPixels(header.size)
-        let animated = format == .gif || format == .webp || format == .png
+        try checkPixels(header.codedSize)
+        let named = choice.resolved(source: header.format)
+        // Frames are kept for the formats that hold an animation, and when the result decides the format.
+        let keepFrames = named.map { $0 == .gif || $0 == .webp || $0 == .png } ?? true
         let image = try timing.time(.decode) { () throws(ProxyError) in
-            try decode(data, header: header, options: options, keepFrames: animated)
+            try decode(data, header: header, options: options, keepFrames: keepFrames)
         }
         let result = try timing.time(.process) { () throws(ProxyError) in
             try transform(image, storedSize: header.size, options: options)
         }
-        return try timing.time(.encode) { () throws(ProxyError) in try encode(result, as: format, options: options) }
+        let format = named ?? FormatChoice.fallback(for: result)
+        let bytes = try timing.time(.encode) { () throws(ProxyError) in
+            try encode(result, as: format, options: options)
+        }
+        return (bytes, format)
     }
 
     /// Orientation, rotation, crop and resize of every frame (planned on the source's stored size), then the

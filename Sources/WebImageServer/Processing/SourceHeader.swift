@@ -5,31 +5,44 @@ import WebImage
 /// before any pixel memory is allocated and the decode size can be chosen.
 struct SourceHeader: Sendable, Hashable {
     var format: ImageFormat
-    /// Width and height as stored (before any EXIF orientation).
+    /// Width and height of the image the decoder delivers, before any orientation it reports (EXIF, or JPEG
+    /// XL's codestream orientation): as stored, except that a HEIF or AVIF file's `clap` crop and `irot`
+    /// rotation are applied, since their decoders deliver those upright.
     var size: PixelSize
+    /// The size the decoder allocates: `size`, or a HEIF or AVIF file's coded size before its crop.
+    var codedSize: PixelSize
 
-    /// Reads the header of a JPEG, PNG, GIF or WebP; throws ``ProxyError/unprocessable(_:)`` for anything
-    /// else or a header that cannot be read.
+    /// The formats the service reads.
+    static let readable: Set<ImageFormat> = [.jpeg, .png, .gif, .webp, .avif, .heic, .heif, .jxl]
+
+    /// Reads the header of a JPEG, PNG, GIF, WebP, AVIF, HEIC, HEIF or JPEG XL source; throws
+    /// ``ProxyError/unprocessable(_:)`` for anything else or a header that cannot be read.
     init(_ data: Data) throws(ProxyError) {
-        let format = ImageFormat(sniffing: data)
-        let size: PixelSize? = data.withUnsafeBytes { bytes in
-            switch format {
-            case .jpeg: Self.jpegSize(bytes)
-            case .png: Self.pngSize(bytes)
-            case .gif: Self.gifSize(bytes)
-            case .webp: Self.webpSize(bytes)
-            default: nil
-            }
-        }
-        guard [.jpeg, .png, .gif, .webp].contains(format) else {
+        var format = ImageFormat(sniffing: data)
+        guard Self.readable.contains(format) else {
             throw .unprocessable(format == .undefined ? "the source is not an image"
                                                       : "the source format \(format.rawValue) is not supported")
         }
-        guard let size, size.width > 0, size.height > 0 else {
+        let sizes: (size: PixelSize, coded: PixelSize)? = data.withUnsafeBytes { bytes in
+            switch format {
+            case .jpeg: Self.jpegSize(bytes).map { ($0, $0) }
+            case .png: Self.pngSize(bytes).map { ($0, $0) }
+            case .gif: Self.gifSize(bytes).map { ($0, $0) }
+            case .webp: Self.webpSize(bytes).map { ($0, $0) }
+            case .jxl: JXLHeader.size(bytes).map { ($0, $0) }
+            default:
+                HEIFHeader(bytes, sniffed: format).map { header in
+                    format = header.format
+                    return (header.size, header.codedSize)
+                }
+            }
+        }
+        guard let sizes, sizes.size.width > 0, sizes.size.height > 0 else {
             throw .unprocessable("the source's \(format.rawValue) header cannot be read")
         }
         self.format = format
-        self.size = size
+        size = sizes.size
+        codedSize = sizes.coded
     }
 
     private static func be16(_ b: UnsafeRawBufferPointer, _ at: Int) -> Int { Int(b[at]) << 8 | Int(b[at + 1]) }
