@@ -22,10 +22,10 @@ final class AVIFDecoderSession {
     let depth: Int
     /// The crop and orientation the container asks for.
     let geometry: AVIFGeometry
-    /// The profile the pixels are in: the `colr` box's ICC profile (`prof`/`rICC`), which wins when both are
-    /// present, else one built from the `nclx` code points (libavif takes them from the AV1 sequence header
-    /// when there is no `nclx` box); nil for sRGB.
-    let colorProfile: Result<[UInt8]?, ColorProfileFailure>
+    /// The colour the pixels are in: the `colr` box's ICC profile (`prof`/`rICC`), which wins when both are
+    /// present, else the `nclx` code points (libavif takes them from the AV1 sequence header when there is no
+    /// `nclx` box).
+    let color: EmbeddedColor
 
     private let bytes: UnsafeMutableRawBufferPointer
     private let decoder: UnsafeMutablePointer<avifDecoder>
@@ -58,10 +58,10 @@ final class AVIFDecoderSession {
         depth = Int(image.pointee.depth)
         let icc = image.pointee.icc
         if icc.size > 0, let bytes = icc.data {
-            colorProfile = .success(Array(UnsafeBufferPointer(start: bytes, count: icc.size)))
+            color = .icc(Array(UnsafeBufferPointer(start: bytes, count: icc.size)))
         } else {
-            colorProfile = NCLXColor(primaries: image.pointee.colorPrimaries,
-                                     transfer: image.pointee.transferCharacteristics).profile
+            color = .nclx(NCLXColor(primaries: image.pointee.colorPrimaries,
+                                    transfer: image.pointee.transferCharacteristics))
         }
         do {
             try options.checkPixelCount(width: codedSize.width, height: codedSize.height)

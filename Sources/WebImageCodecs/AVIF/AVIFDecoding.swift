@@ -12,7 +12,7 @@ enum AVIFDecoding {
         try options.checkAnimation(frameCount: frameCount, canvas: session.displaySize)
         guard frameCount > 1 else {
             var pixels = session.geometry.apply(to: try session.raster(at: 0, store: &store))
-            let colour = ColorManagement.manage(&pixels, described: session.colorProfile, options: options)
+            let colour = ColorManagement.manage(&pixels, color: session.color, options: options)
             let image = Image(frames: [ImageFrame(pixels: pixels)], format: .avif, hasAlpha: session.hasAlpha,
                               iccProfile: colour.iccProfile, colorProfileIssue: colour.issue)
             return options.finish(image, sourceSize: session.displaySize)
@@ -24,7 +24,7 @@ enum AVIFDecoding {
             frames.append(ImageFrame(pixels: try frame(session, at: index, size: target),
                                      duration: session.duration(at: index)))
         }
-        let colour = ColorManagement.manage(&frames, described: session.colorProfile, options: options)
+        let colour = ColorManagement.manage(&frames, color: session.color, options: options)
         let image = Image(frames: frames, loopCount: AVIFDecoding.loopCount, format: .avif, hasAlpha: session.hasAlpha,
                           iccProfile: colour.iccProfile, colorProfileIssue: colour.issue)
         return options.finish(image, targetSize: target)

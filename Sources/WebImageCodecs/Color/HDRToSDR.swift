@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 
 /// How HDR samples are brought into SDR's 0…1 range, since lcms2 has no tone mapping: the transfer function
 /// gives absolute luminance, SDR reference white (ITU-R BT.2408: 203 cd/m²) becomes 1.0, and everything
@@ -12,6 +13,44 @@ enum HDRToSDR {
 
     /// Samples in the tabulated tone curves lcms2 interpolates between.
     static let tableSize = 4096
+
+    /// Re-encodes the RGB samples of `pixels` (alpha untouched) from `curve` (``TransferCurve/pq`` or
+    /// ``TransferCurve/hlg``) to the sRGB curve: the same light after the mapping into SDR.
+    static func reencode(_ pixels: inout PixelBuffer, curve: TransferCurve) {
+        let tables = curve == .pq ? pqTables : hlgTables
+        let wide = pixels.format == .rgba16
+        pixels.withUnsafeMutableBytes { raw in
+            if wide {
+                let samples = raw.bindMemory(to: UInt16.self)
+                for pixel in stride(from: 0, to: samples.count, by: 4) {
+                    for channel in pixel..<pixel + 3 { samples[channel] = tables.sixteen[Int(samples[channel])] }
+                }
+            } else {
+                for pixel in stride(from: 0, to: raw.count, by: 4) {
+                    for channel in pixel..<pixel + 3 { raw[channel] = tables.eight[Int(raw[channel])] }
+                }
+            }
+        }
+    }
+
+    /// Each 8-bit and 16-bit sample value's sRGB-encoded equivalent.
+    private struct Tables {
+        let eight: [UInt8]
+        let sixteen: [UInt16]
+
+        init(_ linear: (Double) -> Double) {
+            eight = (0...255).map { UInt8((HDRToSDR.sRGBEncoded(linear(Double($0) / 255)) * 255).rounded()) }
+            sixteen = (0...65535).map { UInt16((HDRToSDR.sRGBEncoded(linear(Double($0) / 65535)) * 65535).rounded()) }
+        }
+    }
+
+    private static let pqTables = Tables(pq)
+    private static let hlgTables = Tables(hlg)
+
+    /// IEC 61966-2-1's encoding, linear light (0…1) to signal (0…1).
+    private static func sRGBEncoded(_ linear: Double) -> Double {
+        linear <= 0.003_130_8 ? linear * 12.92 : 1.055 * pow(linear, 1 / 2.4) - 0.055
+    }
 
     /// Relative linear light (0…1, clipped) for a PQ (SMPTE ST 2084) signal in 0…1.
     static func pq(_ signal: Double) -> Double {

@@ -1,4 +1,5 @@
 import Synchronization
+import WebImageCore
 
 /// Colour described by ITU-T H.273 code points, as an `nclx` `colr` box (or an AV1 sequence header) gives it,
 /// and the ICC profile the pixels are converted from.
@@ -23,6 +24,20 @@ struct NCLXColor: Hashable, Sendable {
         let profile = space.iccProfile()
         Self.made.withLock { $0[key] = profile }
         return profile.map { $0 }
+    }
+
+    /// Converts `pixels` to sRGB or attaches ``profile``, per the options. PQ and HLG convert in two steps:
+    /// the samples are re-encoded from the HDR curve to the sRGB curve (``HDRToSDR/reencode(_:curve:)``), then
+    /// converted from the primaries with the sRGB curve. lcms2 converts 16-bit pixels through a sampled 3-D
+    /// table that cannot follow the clip at reference white (8 levels off on `colors_hdr_p3.avif`, measured);
+    /// a table per sample value follows it exactly.
+    func manage(_ pixels: inout PixelBuffer, options: ImageDecodeOptions) -> ColorManagement.Outcome {
+        guard options.colorSpace == .sRGB, let curve = Self.curves[transfer]?.value, curve == .pq || curve == .hlg else {
+            return ColorManagement.manage(&pixels, built: profile, options: options)
+        }
+        HDRToSDR.reencode(&pixels, curve: curve)
+        return ColorManagement.manage(&pixels, built: NCLXColor(primaries: primaries, transfer: 13).profile,
+                                      options: options)
     }
 
     /// Profiles built so far, one per supported primaries × transfer pair (a bounded set).

@@ -11,32 +11,32 @@ enum HEIFDecoding {
         return try data.withUnsafeBytes { bytes in
             let file = try HEIFFile(bytes, options: options)
             let target = options.targetSize(forSource: file.displaySize)
-            let primaryProfile = colorProfile(of: file.primary) ?? .success(nil)
+            let primaryColor = embeddedColor(of: file.primary)
             if let target, let thumbnail = file.thumbnail(atLeast: target) {
                 defer { heif_image_handle_release(thumbnail.handle) }
                 var pixels = try HEIFRaster.decode(thumbnail.handle, store: &store)
-                let profile = colorProfile(of: thumbnail.handle) ?? primaryProfile
-                return options.finish(image(&pixels, profile: profile, format: format, file: file, options: options),
+                let color = embeddedColor(of: thumbnail.handle) ?? primaryColor
+                return options.finish(image(&pixels, color: color, format: format, file: file, options: options),
                                       targetSize: target)
             }
             var pixels = try HEIFRaster.decode(file.primary, store: &store)
-            return options.finish(image(&pixels, profile: primaryProfile, format: format, file: file, options: options),
+            return options.finish(image(&pixels, color: primaryColor, format: format, file: file, options: options),
                                   sourceSize: file.displaySize)
         }
     }
 
-    /// The image of `pixels`, converted from `profile` to sRGB or carrying it, as the options say.
-    private static func image(_ pixels: inout PixelBuffer, profile: Result<[UInt8]?, ColorProfileFailure>,
-                              format: ImageFormat, file: HEIFFile, options: ImageDecodeOptions) -> Image {
-        let colour = ColorManagement.manage(&pixels, described: profile, options: options)
+    /// The image of `pixels`, converted from `color` to sRGB or carrying its profile, as the options say.
+    private static func image(_ pixels: inout PixelBuffer, color: EmbeddedColor?, format: ImageFormat,
+                              file: HEIFFile, options: ImageDecodeOptions) -> Image {
+        let colour = ColorManagement.manage(&pixels, color: color, options: options)
         return Image(frames: [ImageFrame(pixels: pixels)], format: format, hasAlpha: file.hasAlpha,
                      iccProfile: colour.iccProfile, colorProfileIssue: colour.issue)
     }
 
-    /// The profile of the item's `colr` colour: its ICC profile (`prof` or `rICC`, which libheif reports when
-    /// both kinds are present), else one built from its `nclx` code points (nil inside for sRGB); nil when the
-    /// item has no `colr` box. libheif 1.15 does not read colour from the HEVC bitstream.
-    static func colorProfile(of handle: OpaquePointer) -> Result<[UInt8]?, ColorProfileFailure>? {
+    /// The item's `colr` colour: its ICC profile (`prof` or `rICC`, which libheif reports when both kinds are
+    /// present), else its `nclx` code points; nil without a `colr` box (libheif 1.15 reads no colour from the
+    /// HEVC bitstream).
+    static func embeddedColor(of handle: OpaquePointer) -> EmbeddedColor? {
         let type = heif_image_handle_get_color_profile_type(handle)
         if type == heif_color_profile_type_nclx {
             var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
@@ -44,14 +44,14 @@ enum HEIFDecoding {
                 return nil
             }
             defer { heif_nclx_color_profile_free(nclx) }
-            return NCLXColor(primaries: UInt16(clamping: nclx.pointee.color_primaries.rawValue),
-                             transfer: UInt16(clamping: nclx.pointee.transfer_characteristics.rawValue)).profile
+            return .nclx(NCLXColor(primaries: UInt16(clamping: nclx.pointee.color_primaries.rawValue),
+                                   transfer: UInt16(clamping: nclx.pointee.transfer_characteristics.rawValue)))
         }
         guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
         let size = heif_image_handle_get_raw_color_profile_size(handle)
         guard size > 0 else { return nil }
         var profile = [UInt8](repeating: 0, count: size)
         let error = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
-        return error.code == heif_error_Ok ? .success(profile) : nil
+        return error.code == heif_error_Ok ? .icc(profile) : nil
     }
 }
