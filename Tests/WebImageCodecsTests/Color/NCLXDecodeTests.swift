@@ -101,13 +101,24 @@ import WebImage
         #expect(preserved.iccProfile == TestProfiles.adobeRGB)
     }
 
-    /// 10-bit HLG: the BT.2100 OOTF for a 1000 cd/m² display, scaled so that 203 cd/m² (a 75 % signal) is white.
-    @Test(arguments: Container.allCases)
-    func hlgGreysMapToReferenceWhite(container: Container) throws {
+    /// HLG: the BT.2100 OOTF for a 1000 cd/m² display, scaled so that 203 cd/m² (a 75 % signal) is white; 8-bit
+    /// and 16-bit storage (the expected values are the 10-bit ones; 8-bit ones differ by at most 1).
+    @Test(arguments: Container.allCases, [8, 10])
+    func hlgGreysMapToReferenceWhite(container: Container, depth: Int) throws {
         let greys = PixelBuffer(width: Self.hlgGreys.count, height: 1, bytes: Self.hlgGreys.flatMap { [$0, $0, $0, 255] })
-        let data = try container.make(greys, primaries: 9, transfer: 18, depth: 10)
+        let data = try container.make(greys, primaries: 9, transfer: 18, depth: depth)
         let image = try CodersManager.shared.decode(data, options: .init())
-        expectClose(image, to: Self.hlgGreysToSRGB.map { [$0, $0, $0] }, "\(container)")
+        expectClose(image, to: Self.hlgGreysToSRGB.map { [$0, $0, $0] }, "\(container) \(depth)-bit")
+    }
+
+    /// Without a `colr` box libavif takes the code points from the AV1 sequence header (here the box's type is
+    /// overwritten, so it is skipped as an unknown property).
+    @Test func avifWithoutColrBoxUsesTheSequenceHeader() throws {
+        var data = try Container.avif.make(Self.raster, primaries: 12, transfer: 13)
+        let box = try #require(data.range(of: Data("colr".utf8)))
+        data.replaceSubrange(box, with: Data("abcd".utf8))
+        #expect(data.range(of: Data("colr".utf8)) == nil)
+        expectClose(try CodersManager.shared.decode(data, options: .init()), to: TestProfiles.pillowP3ToSRGB, "AVIF")
     }
 
     /// An animated AVIF's frames convert as they are decoded one by one.
