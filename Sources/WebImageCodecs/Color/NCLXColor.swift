@@ -19,8 +19,10 @@ struct NCLXColor: Hashable, Sendable {
         guard chromaticities != nil || curve != nil else { return .success(nil) }
         let key = NCLXColor(primaries: chromaticities == nil ? 1 : primaries, transfer: curve == nil ? 13 : transfer)
         if let made = Self.made.withLock({ $0[key] }) { return made.map { $0 } }
+        let name = "\(chromaticities?.name ?? "sRGB"), \(curve?.name ?? "sRGB curve")"
+            + " (nclx \(key.primaries)/\(key.transfer))"
         let space = RGBColorSpace(chromaticities: chromaticities?.value ?? .sRGB, transfer: curve?.value ?? .sRGB,
-                                  name: "\(chromaticities?.name ?? "sRGB"), \(curve?.name ?? "sRGB curve") (nclx \(key.primaries)/\(key.transfer))")
+                                  name: name)
         let profile = space.iccProfile()
         Self.made.withLock { $0[key] = profile }
         return profile.map { $0 }
@@ -32,7 +34,8 @@ struct NCLXColor: Hashable, Sendable {
     /// table that cannot follow the clip at reference white (8 levels off on `colors_hdr_p3.avif`, measured);
     /// a table per sample value follows it exactly.
     func manage(_ pixels: inout PixelBuffer, options: ImageDecodeOptions) -> ColorManagement.Outcome {
-        guard options.colorSpace == .sRGB, let curve = Self.curves[transfer]?.value, curve == .pq || curve == .hlg else {
+        let curve = Self.curves[transfer]?.value
+        guard options.colorSpace == .sRGB, let curve, curve == .pq || curve == .hlg else {
             return ColorManagement.manage(&pixels, built: profile, options: options)
         }
         HDRToSDR.reencode(&pixels, curve: curve)
@@ -45,17 +48,25 @@ struct NCLXColor: Hashable, Sendable {
 
     /// H.273 table 2 (ColourPrimaries) for the spaces that are not sRGB's.
     static let chromaticities: [UInt16: (name: String, value: Chromaticities)] = [
-        4: ("BT.470 System M", Chromaticities(white: (0.310, 0.316), red: (0.67, 0.33), green: (0.21, 0.71), blue: (0.14, 0.08))),
-        5: ("BT.470 System B/G", Chromaticities(white: Chromaticities.d65, red: (0.64, 0.33), green: (0.29, 0.60), blue: (0.15, 0.06))),
+        4: ("BT.470 System M",
+            Chromaticities(white: illuminantC, red: (0.67, 0.33), green: (0.21, 0.71), blue: (0.14, 0.08))),
+        5: ("BT.470 System B/G",
+            Chromaticities(white: Chromaticities.d65, red: (0.64, 0.33), green: (0.29, 0.60), blue: (0.15, 0.06))),
         6: ("BT.601 525", bt601),
         7: ("SMPTE 240M", bt601),
-        8: ("Generic film", Chromaticities(white: (0.310, 0.316), red: (0.681, 0.319), green: (0.243, 0.692), blue: (0.145, 0.049))),
-        9: ("BT.2020", Chromaticities(white: Chromaticities.d65, red: (0.708, 0.292), green: (0.170, 0.797), blue: (0.131, 0.046))),
+        8: ("Generic film",
+            Chromaticities(white: illuminantC, red: (0.681, 0.319), green: (0.243, 0.692), blue: (0.145, 0.049))),
+        9: ("BT.2020",
+            Chromaticities(white: Chromaticities.d65, red: (0.708, 0.292), green: (0.170, 0.797),
+                           blue: (0.131, 0.046))),
         11: ("DCI-P3", Chromaticities(white: (0.314, 0.351), red: p3.red, green: p3.green, blue: p3.blue)),
         12: ("P3-D65", Chromaticities(white: Chromaticities.d65, red: p3.red, green: p3.green, blue: p3.blue)),
-        22: ("EBU Tech 3213-E", Chromaticities(white: Chromaticities.d65, red: (0.630, 0.340), green: (0.295, 0.605), blue: (0.155, 0.077))),
+        22: ("EBU Tech 3213-E",
+             Chromaticities(white: Chromaticities.d65, red: (0.630, 0.340), green: (0.295, 0.605),
+                            blue: (0.155, 0.077))),
     ]
 
+    private static let illuminantC = (0.310, 0.316)
     private static let bt601 = Chromaticities(white: Chromaticities.d65, red: (0.630, 0.340), green: (0.310, 0.595),
                                               blue: (0.155, 0.070))
     private static let p3 = (red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060))

@@ -32,7 +32,8 @@ struct RGBColorSpace: Hashable, Sendable {
             return .failure(ColorProfileFailure("the \(name) chromaticities do not make a colour space"))
         }
         defer { cmsCloseProfile(profile) }
-        guard describe(profile), var bytes = LittleCMS.bytes(of: profile), bytes.count > Self.dateRange.upperBound else {
+        guard describe(profile), var bytes = LittleCMS.bytes(of: profile), bytes.count > Self.dateRange.upperBound
+        else {
             return .failure(ColorProfileFailure("lcms2 could not write the \(name) profile"))
         }
         bytes.replaceSubrange(Self.dateRange, with: repeatElement(0, count: Self.dateRange.count))
@@ -42,6 +43,7 @@ struct RGBColorSpace: Hashable, Sendable {
     private func describe(_ profile: cmsHPROFILE) -> Bool {
         guard let text = cmsMLUalloc(LittleCMS.context, 1) else { return false }
         defer { cmsMLUfree(text) }
-        return cmsMLUsetASCII(text, "en", "US", name) != 0 && cmsWriteTag(profile, cmsSigProfileDescriptionTag, UnsafeRawPointer(text)) != 0
+        return cmsMLUsetASCII(text, "en", "US", name) != 0
+            && cmsWriteTag(profile, cmsSigProfileDescriptionTag, UnsafeRawPointer(text)) != 0
     }
 }

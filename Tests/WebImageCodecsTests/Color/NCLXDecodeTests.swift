@@ -60,7 +60,8 @@ import WebImage
     @Test(arguments: Container.allCases)
     func bt2020WithGamma22Converts(container: Container) throws {
         let data = try container.make(Self.raster, primaries: 9, transfer: 4)
-        expectClose(try CodersManager.shared.decode(data, options: .init()), to: Self.bt2020Gamma22ToSRGB, "\(container)")
+        let image = try CodersManager.shared.decode(data, options: .init())
+        expectClose(image, to: Self.bt2020Gamma22ToSRGB, "\(container)")
     }
 
     /// `.preserve` keeps the stored samples and attaches a profile that describes Display P3: converting from it
@@ -105,7 +106,8 @@ import WebImage
     /// and 16-bit storage (the expected values are the 10-bit ones; 8-bit ones differ by at most 1).
     @Test(arguments: Container.allCases, [8, 10])
     func hlgGreysMapToReferenceWhite(container: Container, depth: Int) throws {
-        let greys = PixelBuffer(width: Self.hlgGreys.count, height: 1, bytes: Self.hlgGreys.flatMap { [$0, $0, $0, 255] })
+        let greys = PixelBuffer(width: Self.hlgGreys.count, height: 1,
+                                bytes: Self.hlgGreys.flatMap { [$0, $0, $0, 255] })
         let data = try container.make(greys, primaries: 9, transfer: 18, depth: depth)
         let image = try CodersManager.shared.decode(data, options: .init())
         expectClose(image, to: Self.hlgGreysToSRGB.map { [$0, $0, $0] }, "\(container) \(depth)-bit")

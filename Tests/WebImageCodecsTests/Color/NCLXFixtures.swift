@@ -28,7 +28,9 @@ enum NCLXFixtures {
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ToolFailure(tool: "avifenc", status: process.terminationStatus) }
+        guard process.terminationStatus == 0 else {
+            throw ToolFailure(tool: "avifenc", status: process.terminationStatus)
+        }
         return try Data(contentsOf: avif)
     }
 
@@ -53,7 +55,9 @@ enum NCLXFixtures {
         nclx?.pointee.full_range_flag = 1
         try check(heif_image_set_nclx_color_profile(image, nclx))
         if let iccProfile {
-            try check(iccProfile.withUnsafeBytes { heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count) })
+            try check(iccProfile.withUnsafeBytes {
+                heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count)
+            })
         }
         let options = heif_encoding_options_alloc()
         defer { heif_encoding_options_free(options) }
@@ -96,6 +100,8 @@ enum NCLXFixtures {
     }
 
     private static func check(_ error: heif_error) throws {
-        guard error.code == heif_error_Ok else { throw ToolFailure(tool: "libheif", status: Int32(error.code.rawValue)) }
+        guard error.code == heif_error_Ok else {
+            throw ToolFailure(tool: "libheif", status: Int32(error.code.rawValue))
+        }
     }
 }
