@@ -4,7 +4,8 @@ import Testing
 @testable import WebImageCodecs
 import WebImage
 
-/// The profiles built from `nclx` code points, the HDR transfer functions behind them, and the HDR corpus file.
+/// The profiles built from `nclx` code points (and from PNG's `gAMA` + `cHRM`), the HDR transfer functions
+/// behind them, and the HDR corpus file.
 @Suite struct NCLXProfileTests {
     /// sRGB's (or unspecified, 2) primaries with a curve displayed as sRGB, and code points H.273 reserves or
     /// this table does not know (0, 3, 10 = XYZ, 200; transfer 7 = SMPTE 240M, 255): nothing to convert.
@@ -50,6 +51,16 @@ import WebImage
         let first = try space.iccProfile().get()
         #expect(try space.iccProfile().get() == first)
         #expect(first[24..<36].allSatisfy { $0 == 0 })
+    }
+
+    /// PNG's `gAMA` + `cHRM` go through the same synthesis: PngSuite's `ccwn2c08.png` (gamma 1.0, sRGB's
+    /// chromaticities) attaches the same bytes on every decode.
+    @Test func pngGammaAndChromaticitiesShareTheSynthesis() throws {
+        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("pngsuite/png/ccwn2c08.png"))
+        let first = try #require(try CodersManager.shared.decode(data, options: .init(colorSpace: .preserve)).iccProfile)
+        let second = try CodersManager.shared.decode(data, options: .init(colorSpace: .preserve)).iccProfile
+        #expect(second == first)
+        #expect(ProfileProbe.description(of: first) == "PNG gAMA and cHRM")
     }
 
     /// SMPTE ST 2084's published levels (signals from its inverse EOTF): 100 cd/m² at 0.508078, 203 at
