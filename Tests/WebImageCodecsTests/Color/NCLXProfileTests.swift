@@ -57,8 +57,9 @@ import WebImage
     /// chromaticities) attaches the same bytes on every decode.
     @Test func pngGammaAndChromaticitiesShareTheSynthesis() throws {
         let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("pngsuite/png/ccwn2c08.png"))
-        let first = try #require(try CodersManager.shared.decode(data, options: .init(colorSpace: .preserve)).iccProfile)
-        let second = try CodersManager.shared.decode(data, options: .init(colorSpace: .preserve)).iccProfile
+        let preserve = ImageDecodeOptions(colorSpace: .preserve)
+        let first = try #require(try CodersManager.shared.decode(data, options: preserve).iccProfile)
+        let second = try CodersManager.shared.decode(data, options: preserve).iccProfile
         #expect(second == first)
         #expect(ProfileProbe.description(of: first) == "PNG gAMA and cHRM")
     }
