@@ -64,6 +64,15 @@ import WebImage
         expectClose(image, to: Self.bt2020Gamma22ToSRGB, "\(container)")
     }
 
+    /// DCI-P3 (nclx 11) has its own white point (x 0.314, y 0.351); relative colorimetric conversion adapts it,
+    /// so white and greys stay neutral.
+    @Test func dciP3WhiteStaysWhite() throws {
+        let data = try Container.avif.make(Self.raster, primaries: 11, transfer: 13)
+        let image = try CodersManager.shared.decode(data, options: .init())
+        #expect(image.pixels.rgba8(x: 3, y: 0).prefix(3) == [255, 255, 255])
+        #expect(image.pixels.rgba8(x: 5, y: 0).prefix(3).allSatisfy { abs(Int($0) - 128) <= 1 })
+    }
+
     /// `.preserve` keeps the stored samples and attaches a profile that describes Display P3: converting from it
     /// to lcms2's own Display P3 profile changes no colour.
     @Test(arguments: Container.allCases)
