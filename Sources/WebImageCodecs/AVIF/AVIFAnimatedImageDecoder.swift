@@ -36,7 +36,7 @@ final class AVIFAnimatedImageDecoder: AnimatedImageDecoder {
     func frame(at index: Int) throws -> PixelBuffer {
         try frames.frame(at: index) { session in
             var pixels = try AVIFDecoding.frame(session, at: index, size: targetSize)
-            _ = ColorManagement.manage(&pixels, profile: session.iccProfile, options: options)
+            _ = ColorManagement.manage(&pixels, color: session.color, options: options)
             return pixels
         }
     }

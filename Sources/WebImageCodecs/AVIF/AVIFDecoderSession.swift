@@ -22,8 +22,10 @@ final class AVIFDecoderSession {
     let depth: Int
     /// The crop and orientation the container asks for.
     let geometry: AVIFGeometry
-    /// The `colr` box's ICC profile (`prof`/`rICC`), if any; an `nclx`-only file is treated as sRGB.
-    let iccProfile: [UInt8]?
+    /// The colour the pixels are in: the `colr` box's ICC profile (`prof`/`rICC`), which wins when both are
+    /// present, else the `nclx` code points (libavif takes them from the AV1 sequence header when there is no
+    /// `nclx` box).
+    let color: EmbeddedColor
 
     private let bytes: UnsafeMutableRawBufferPointer
     private let decoder: UnsafeMutablePointer<avifDecoder>
@@ -55,7 +57,12 @@ final class AVIFDecoderSession {
         hasAlpha = decoder.pointee.alphaPresent != AVIF_FALSE
         depth = Int(image.pointee.depth)
         let icc = image.pointee.icc
-        iccProfile = icc.size > 0 ? icc.data.map { Array(UnsafeBufferPointer(start: $0, count: icc.size)) } : nil
+        if icc.size > 0, let bytes = icc.data {
+            color = .icc(Array(UnsafeBufferPointer(start: bytes, count: icc.size)))
+        } else {
+            color = .nclx(NCLXColor(primaries: image.pointee.colorPrimaries,
+                                    transfer: image.pointee.transferCharacteristics))
+        }
         do {
             try options.checkPixelCount(width: codedSize.width, height: codedSize.height)
             geometry = try AVIFGeometry(image.pointee, codedSize: codedSize)

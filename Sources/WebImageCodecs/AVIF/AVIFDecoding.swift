@@ -3,7 +3,8 @@ import WebImageCore
 
 /// One-shot decode of an AVIF file: a still (into the caller's raster store) or every frame of an `avis`
 /// sequence, cropped and turned upright by the container's transforms, then brought to the options' size and
-/// colour space (an ICC profile in `colr` converted to sRGB or attached, as the options say).
+/// colour space (the `colr` ICC profile, or one built from `nclx`, converted to sRGB or attached, as the options
+/// say).
 enum AVIFDecoding {
     static func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
         let session = try AVIFDecoderSession(data, options: options)
@@ -11,7 +12,7 @@ enum AVIFDecoding {
         try options.checkAnimation(frameCount: frameCount, canvas: session.displaySize)
         guard frameCount > 1 else {
             var pixels = session.geometry.apply(to: try session.raster(at: 0, store: &store))
-            let colour = ColorManagement.manage(&pixels, profile: session.iccProfile, options: options)
+            let colour = ColorManagement.manage(&pixels, color: session.color, options: options)
             let image = Image(frames: [ImageFrame(pixels: pixels)], format: .avif, hasAlpha: session.hasAlpha,
                               iccProfile: colour.iccProfile, colorProfileIssue: colour.issue)
             return options.finish(image, sourceSize: session.displaySize)
@@ -23,7 +24,7 @@ enum AVIFDecoding {
             frames.append(ImageFrame(pixels: try frame(session, at: index, size: target),
                                      duration: session.duration(at: index)))
         }
-        let colour = ColorManagement.manage(&frames, profile: session.iccProfile, options: options)
+        let colour = ColorManagement.manage(&frames, color: session.color, options: options)
         let image = Image(frames: frames, loopCount: AVIFDecoding.loopCount, format: .avif, hasAlpha: session.hasAlpha,
                           iccProfile: colour.iccProfile, colorProfileIssue: colour.issue)
         return options.finish(image, targetSize: target)

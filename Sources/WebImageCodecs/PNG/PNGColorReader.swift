@@ -1,4 +1,3 @@
-import CLCMS2
 import WebImageCore
 
 /// The colour description of a PNG, from the chunks before its image data: an `iCCP` profile, or `sRGB`
@@ -57,26 +56,11 @@ enum PNGColorReader {
     /// units of 1/100,000; gAMA is the encoding exponent, so the curve is its inverse).
     private static func synthesize(gamma: UInt32, chromaticities: [UInt32]) -> Result<[UInt8], ColorProfileFailure> {
         let value = chromaticities.map { Double($0) / 100_000 }
-        var white = cmsCIExyY(x: value[0], y: value[1], Y: 1)
-        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: value[2], y: value[3], Y: 1),
-                                        Green: cmsCIExyY(x: value[4], y: value[5], Y: 1),
-                                        Blue: cmsCIExyY(x: value[6], y: value[7], Y: 1))
-        guard let curve = cmsBuildGamma(LittleCMS.context, 100_000 / Double(gamma)) else {
-            return .failure(ColorProfileFailure("the gAMA chunk's value cannot be used"))
-        }
-        defer { cmsFreeToneCurve(curve) }
-        var curves: [OptionalToneCurve] = [curve, curve, curve]
-        let profile = curves.withUnsafeMutableBufferPointer {
-            cmsCreateRGBProfileTHR(LittleCMS.context, &white, &primaries, $0.baseAddress)
-        }
-        guard let profile else {
-            return .failure(ColorProfileFailure("the cHRM chunk's chromaticities do not make a colour space"))
-        }
-        defer { cmsCloseProfile(profile) }
-        guard let bytes = LittleCMS.bytes(of: profile) else {
-            return .failure(ColorProfileFailure("lcms2 could not write the gAMA/cHRM profile"))
-        }
-        return .success(bytes)
+        let space = RGBColorSpace(
+            chromaticities: Chromaticities(white: (value[0], value[1]), red: (value[2], value[3]),
+                                           green: (value[4], value[5]), blue: (value[6], value[7])),
+            transfer: .gamma(100_000 / Double(gamma)), name: "PNG gAMA and cHRM")
+        return space.iccProfile()
     }
 
     /// Colour-manages a raster decoded from a PNG whose colour chunks gave `profile`.
@@ -91,6 +75,4 @@ enum PNGColorReader {
                                    options: options)
         }
     }
-
-    private typealias OptionalToneCurve = OpaquePointer?
 }

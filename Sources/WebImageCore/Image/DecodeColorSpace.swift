@@ -1,4 +1,6 @@
-/// What a decoder does with an image's embedded colour profile (``ImageDecodeOptions/colorSpace``).
+/// What a decoder does with an image's embedded colour profile (``ImageDecodeOptions/colorSpace``). Colour
+/// described by numbers rather than a profile (PNG `gAMA` + `cHRM`, AVIF/HEIF `nclx`) is turned into an
+/// equivalent profile first; HDR transfer functions (PQ, HLG) map 203 cd/m² to white and clip above it.
 public enum DecodeColorSpace: String, Sendable, Hashable, Codable, CaseIterable {
     /// Convert the pixels from the embedded profile to sRGB (perceptual intent, alpha untouched), as browsers
     /// and image proxies do; the image carries no profile afterwards. Pixels without a profile are taken as
