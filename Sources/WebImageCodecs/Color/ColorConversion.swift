@@ -8,8 +8,8 @@ import WebImageCore
 ///
 /// RGB and CMYK profiles get an lcms2 transform (perceptual intent, alpha copied), except 8-bit RGB through a
 /// matrix-shaper profile, which runs on ``MatrixShaperTables``; a grey profile gets a lookup table from grey
-/// level to sRGB, since the image model stores grey as equal R, G and B. A profile that
-/// maps a grid of test colours onto themselves (within one level) is sRGB in all but name and converts nothing.
+/// level to sRGB, since the image model stores grey as equal R, G and B. A profile that maps a grid of test
+/// colours onto themselves (within one level) is sRGB in all but name and converts nothing.
 final class ColorConversion: @unchecked Sendable {
     // Safe to share: built once and never mutated; the transform has no one-pixel cache (cmsFLAGS_NOCACHE),
     // so concurrent cmsDoTransform calls on it are allowed.
