@@ -5,10 +5,10 @@ import WebImage
 /// photo-like file, both sides decoding to 8-bit RGBA into one reused buffer (ours through
 /// `decode(_:reusing:options:)` with the default options, sRGB output included; the raw sides in
 /// `RawModernDecoders.swift`). The files are made in memory by our encoders: AVIF 8-bit 4:2:0 and HEIC 8-bit
-/// 4:2:0 at the fastest effort (libaom speed 10, x265 `ultrafast`; an AV1 encode of 12 MP at the default speed
-/// alone would take minutes here), JPEG XL lossy VarDCT at the default effort 7. libheif, x265's and libjxl's
-/// pools run threads of their own, so every row is charged the process's CPU time (all threads), in
-/// alternating rounds, judged on the median round's ratio.
+/// 4:2:0 at the fastest effort (libaom speed 10, x265 `ultrafast`, so that making them stays quick), JPEG XL
+/// lossy VarDCT at the default effort 7. libheif's decoder and libjxl's pool may run threads of their own, so
+/// every row is charged the process's CPU time (all threads), in alternating rounds, judged on the median
+/// round's ratio.
 enum ModernDecodeBenchmarks {
     static let size = PixelSize(width: 4000, height: 3000)
 
