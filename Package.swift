@@ -102,7 +102,7 @@ let package = Package(
                                          .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],),
 
         .executableTarget(name: "webimage-benchmarks",
-                          dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2",
+                          dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL",
                                          .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
                                          "WebImageServer", "RedisTestSupport"],
                           path: "Benchmarks/WebImageBenchmarks"),

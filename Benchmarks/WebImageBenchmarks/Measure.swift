@@ -36,6 +36,14 @@ enum Measure {
         var cpuTimes: [Double] = []
     }
 
+    /// Which CPU time a run is charged: the calling thread's, or the whole process's (every thread), for
+    /// decoders and encoders that hand work to threads of their own.
+    enum CPUClock {
+        case thread, process
+
+        var id: clockid_t { self == .thread ? CLOCK_THREAD_CPUTIME_ID : CLOCK_PROCESS_CPUTIME_ID }
+    }
+
     /// Both sides' best runs, plus raw ÷ ours CPU time of each round (the two runs made back to back).
     struct Comparison {
         var ours = Best()
@@ -48,6 +56,11 @@ enum Measure {
             let sorted = roundRatios.sorted()
             return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
         }
+
+        /// The lowest and highest round's raw ÷ ours, as "0.93–1.04".
+        var ratioRange: String {
+            String(format: "%.3f–%.3f", roundRatios.min() ?? .nan, roundRatios.max() ?? .nan)
+        }
     }
 
     /// Times `ours` and `theirs` over `rounds` rounds, each round timing one run of each (after one warm-up
@@ -55,10 +68,10 @@ enum Measure {
     /// whichever happened to run during a busy spell. Which side goes first alternates from round to round,
     /// so neither always inherits the caches the other left.
     ///
-    /// Every decoder measured is single-threaded, so the calling thread's CPU time (user + kernel, page
-    /// faults included) is the work done; unlike wall-clock time it leaves out the time other processes
-    /// held the core.
-    static func interleavedBest(rounds: Int = 15, _ ours: () throws -> Void,
+    /// A run is charged `clock`'s CPU time (user + kernel, page faults included): the calling thread's for
+    /// single-threaded work, the process's when a codec runs threads of its own. Either way it is the work
+    /// done; unlike wall-clock time it leaves out the time other processes held the cores.
+    static func interleavedBest(rounds: Int = 15, clock: CPUClock = .thread, _ ours: () throws -> Void,
                                 _ theirs: () throws -> Void) rethrows -> Comparison {
         try ours()
         try theirs()
@@ -66,11 +79,11 @@ enum Measure {
         for round in 0..<rounds {
             let (oursCPU, theirsCPU): (Double, Double)
             if round.isMultiple(of: 2) {
-                oursCPU = try time(ours, into: &result.ours)
-                theirsCPU = try time(theirs, into: &result.theirs)
+                oursCPU = try time(ours, clock: clock, into: &result.ours)
+                theirsCPU = try time(theirs, clock: clock, into: &result.theirs)
             } else {
-                theirsCPU = try time(theirs, into: &result.theirs)
-                oursCPU = try time(ours, into: &result.ours)
+                theirsCPU = try time(theirs, clock: clock, into: &result.theirs)
+                oursCPU = try time(ours, clock: clock, into: &result.ours)
             }
             result.roundRatios.append(theirsCPU / oursCPU)
         }
@@ -87,21 +100,21 @@ enum Measure {
     }
 
     /// Runs `body` once, lowers `best` to its times and returns its CPU seconds.
-    private static func time(_ body: () throws -> Void, into best: inout Best) rethrows -> Double {
-        let cpuStart = threadCPUTime(), wallStart = ContinuousClock.now
+    private static func time(_ body: () throws -> Void, clock: CPUClock, into best: inout Best) rethrows -> Double {
+        let cpuStart = cpuTime(clock), wallStart = ContinuousClock.now
         try body()
         let elapsed = ContinuousClock.now - wallStart
-        let cpu = threadCPUTime() - cpuStart
+        let cpu = cpuTime(clock) - cpuStart
         best.cpu = min(best.cpu, cpu)
         best.cpuTimes.append(cpu)
         best.wall = min(best.wall, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         return cpu
     }
 
-    /// CPU seconds the calling thread has used.
-    private static func threadCPUTime() -> Double {
+    /// CPU seconds the calling thread (or the process) has used.
+    private static func cpuTime(_ clock: CPUClock) -> Double {
         var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        clock_gettime(clock.id, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
@@ -111,9 +124,9 @@ enum Measure {
         let ours = comparison.ours, theirs = comparison.theirs
         row(name, ours: megapixels / ours.cpu, theirs: megapixels / theirs.cpu, unit: "MP/s", higherIsBetter: true)
         let median = comparison.medianRatio
-        print(String(format: "  ours/raw median of rounds %.3f× (target ≥ %.2f×) %@   [best-of %.3f×, wall-clock %.3f×]",
-                     median, target, median >= target ? "met" : "NOT MET", theirs.cpu / ours.cpu,
-                     theirs.wall / ours.wall))
+        print(String(format: "  ours/raw median of rounds %.3f× (range %@, target ≥ %.2f×) %@   [best-of %.3f×, wall-clock %.3f×]",
+                     median, comparison.ratioRange, target, median >= target ? "met" : "NOT MET",
+                     theirs.cpu / ours.cpu, theirs.wall / ours.wall))
     }
 
     /// Prints one row: the name, both figures, and the ratio ours ÷ theirs (or theirs ÷ ours for times).

@@ -8,11 +8,11 @@ import WebImage
 enum WebPBenchmarks {
     static func run() throws {
         let coder = WebPCoder()
-        let lossy = try coder.encode(Image(pixels: photo(width: 4000, height: 3000), hasAlpha: false), as: .webp,
-                                     options: ImageEncodeOptions(quality: 0.8))
+        let lossy = try coder.encode(Image(pixels: PhotoRaster.make(width: 4000, height: 3000), hasAlpha: false),
+                                     as: .webp, options: ImageEncodeOptions(quality: 0.8))
         try compare("decode 12 MP lossy (\(lossy.count / 1024) KB)", lossy, coder: coder)
-        let lossless = try coder.encode(Image(pixels: photo(width: 2000, height: 1500), hasAlpha: false), as: .webp,
-                                        options: ImageEncodeOptions(quality: 0.25, lossless: true))
+        let lossless = try coder.encode(Image(pixels: PhotoRaster.make(width: 2000, height: 1500), hasAlpha: false),
+                                        as: .webp, options: ImageEncodeOptions(quality: 0.25, lossless: true))
         try compare("decode 3 MP lossless (\(lossless.count / 1024) KB)", lossless, coder: coder)
     }
 
@@ -43,29 +43,5 @@ enum WebPBenchmarks {
             decodeRaw(into: &fresh)
         })
         Measure.decodeRow("\(name), fresh raster", megapixels: megapixels, fresh)
-    }
-
-    /// A photo-like raster: gradients and waves plus grain, so the codecs work about as hard as on a photo.
-    private static func photo(width: Int, height: Int) -> PixelBuffer {
-        var state: UInt32 = 12345
-        return PixelBuffer(width: width, height: height, format: .rgba8) { out in
-            for y in 0..<height {
-                let fy = Double(y) / Double(height)
-                for x in 0..<width {
-                    state = state &* 1_664_525 &+ 1_013_904_223
-                    let noise = Double(state >> 27) - 16
-                    let fx = Double(x) / Double(width)
-                    let i = (y * width + x) * 4
-                    out[i] = clamp(128 + 100 * sin(fx * 9 + fy * 3) + noise)
-                    out[i + 1] = clamp(60 + 150 * fy + 30 * cos(fx * 17) + noise)
-                    out[i + 2] = clamp(200 - 120 * fx * fy + 25 * sin(fy * 23) + noise)
-                    out[i + 3] = 255
-                }
-            }
-        }
-    }
-
-    private static func clamp(_ value: Double) -> UInt8 {
-        UInt8(min(255, max(0, value.rounded())))
     }
 }

@@ -5,6 +5,8 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("png", PNGBenchmarks.run),
     ("webp", WebPBenchmarks.run),
     ("gif", GIFBenchmarks.run),
+    ("modern-decode", ModernDecodeBenchmarks.run),
+    ("modern-encode", ModernEncodeBenchmarks.run),
     ("color", ColorBenchmark.run),
     ("store-encode", StoreEncodeBenchmark.run),
     ("animated-memory", AnimatedMemoryBenchmark.run),
