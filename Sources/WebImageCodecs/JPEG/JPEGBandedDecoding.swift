@@ -14,9 +14,9 @@ enum JPEGBandedDecoding {
     private static let bandRows: Int32 = 64
 
     /// The decoded and converted raster at `scaling`, written into `store`; nil when the file has several scans
-    /// or CMYK samples, which the caller decodes whole.
+    /// or CMYK samples, which the caller decodes whole. Bands are offered to `workers`.
     static func decode(_ raw: UnsafeRawBufferPointer, scaling: JPEGScaling, conversion: ColorConversion,
-                       store: inout RasterStore) throws -> PixelBuffer? {
+                       store: inout RasterStore, workers: DispatchQueue = .global()) throws -> PixelBuffer? {
         guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw WebImageError.badImageData(.empty)
         }
@@ -34,7 +34,7 @@ enum JPEGBandedDecoding {
         let rowBytes = Int(width) * 4
         return try store.fill(width: Int(width), height: Int(height)) { out in
             guard let canvas = out.baseAddress else { return }
-            let bands = BandConversions(conversion: conversion, canvas: canvas, rowBytes: rowBytes)
+            let bands = BandConversions(conversion: conversion, canvas: canvas, rowBytes: rowBytes, workers: workers)
             // Bands not yet taken by another thread are converted here, then those taken are waited for: no band
             // outlives the raster, on success or failure, and the decode never waits for a free thread.
             defer { bands.finish() }
@@ -62,22 +62,24 @@ enum JPEGBandedDecoding {
     }
 }
 
-/// The bands of one raster, each converted exactly once: by a global-queue thread that takes it, or by the
-/// decoding thread in ``finish()``.
+/// The bands of one raster, each converted exactly once: by a worker thread that takes it, or by the decoding
+/// thread in ``finish()``.
 private final class BandConversions: @unchecked Sendable {
     // Safe to share: `canvas` is written only within a band's rows, by the one thread that took the band.
     private let conversion: ColorConversion
     private let canvas: UnsafeMutableRawPointer
     private let rowBytes: Int
+    private let workers: DispatchQueue
     /// Each band's rows and whether a thread has taken it.
     private let bands = Mutex<[(rows: Range<Int>, taken: Bool)]>([])
     /// Entered when another thread takes a band, left when it has converted it.
     private let running = DispatchGroup()
 
-    init(conversion: ColorConversion, canvas: UnsafeMutableRawPointer, rowBytes: Int) {
+    init(conversion: ColorConversion, canvas: UnsafeMutableRawPointer, rowBytes: Int, workers: DispatchQueue) {
         self.conversion = conversion
         self.canvas = canvas
         self.rowBytes = rowBytes
+        self.workers = workers
     }
 
     /// Offers finished `rows` to another core.
@@ -86,7 +88,7 @@ private final class BandConversions: @unchecked Sendable {
             bands.append((rows, false))
             return bands.count - 1
         }
-        DispatchQueue.global().async { [self] in
+        workers.async { [self] in
             guard let rows = take(index, byWorker: true) else { return }
             convert(rows)
             running.leave()

@@ -29,16 +29,20 @@ import WebImageCore
         #expect(banded.pixels != stored.pixels, "\(name): the conversion changed the pixels")
     }
 
-    /// With every global-queue thread blocked, the decoding thread converts the bands itself.
+    /// With no worker thread ever free (a suspended queue), the decoding thread converts every band itself.
     @Test func bandsNeedNoFreeThread() throws {
         let data = try Self.taggedJPEG(TestProfiles.displayP3)
         let expected = try JPEGCoder().decode(data, options: ImageDecodeOptions()).pixels
-        let release = DispatchSemaphore(value: 0)
-        let blockers = 4 * ProcessInfo.processInfo.activeProcessorCount
-        for _ in 0..<blockers { DispatchQueue.global().async { release.wait() } }
-        defer { for _ in 0..<blockers { release.signal() } }
-        let banded = try JPEGCoder().decode(data, options: ImageDecodeOptions())
-        #expect(banded.pixels == expected)
+        let conversion = try ColorConversionCache.shared
+            .conversion(for: [UInt8](TestProfiles.displayP3), layout: .rgba(.rgba8)).get()
+        let workers = DispatchQueue(label: "JPEGBandedDecodeTests.stalled")
+        workers.suspend()
+        defer { workers.resume() }
+        var store = RasterStore.fresh
+        let pixels = try data.withUnsafeBytes { raw in
+            try JPEGBandedDecoding.decode(raw, scaling: .none, conversion: conversion, store: &store, workers: workers)
+        }
+        #expect(pixels == expected)
     }
 
     @Test func aTruncatedFileIsReportedAsTruncated() throws {
