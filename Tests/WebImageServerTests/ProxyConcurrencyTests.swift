@@ -82,7 +82,8 @@ import WebImage
 
     @Test func aWaiterLeavingDoesNotDisturbTheOthers() async throws {
         try await ProxyHarness.with { harness in
-            harness.serve("/a.jpg", try Fixtures.jpeg(40, 30), delay: .seconds(2))
+            // Long enough that the impatient request leaves before the origin answers, even on a loaded machine.
+            harness.serve("/a.jpg", try Fixtures.jpeg(40, 30), delay: .seconds(4))
             let path = harness.signedPath("w:20", source: "/a.jpg")
             let patient = Task { try await harness.get(path) }
             #expect(await eventually { harness.proxy.resultsInProgress == 1 })

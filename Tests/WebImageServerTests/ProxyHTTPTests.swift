@@ -83,12 +83,13 @@ import WebImage
     }
 
     @Test func errorStatuses() async throws {
-        let configuration = ProxyHarness.configuration { $0.downloadTimeout = .seconds(1) }
+        // A timeout far above a loaded machine's latency for the quick cases, far below the slow origin's delay.
+        let configuration = ProxyHarness.configuration { $0.downloadTimeout = .seconds(3) }
         try await ProxyHarness.with(configuration) { harness in
             harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
             harness.serve("/text", Data("not an image".utf8), contentType: "image/jpeg")
             harness.origin.route("/broken", TestResponseFactory.status(500))
-            harness.serve("/slow.jpg", try Fixtures.jpeg(40, 30), delay: .seconds(3))
+            harness.serve("/slow.jpg", try Fixtures.jpeg(40, 30), delay: .seconds(8))
             let cases: [(String, Int)] = [
                 (harness.signedPath("zz:1", source: "/a.jpg"), 400),
                 (harness.signedPath("w:abc", source: "/a.jpg"), 400),
