@@ -81,7 +81,11 @@ import WebImage
     }
 
     @Test func aWaiterLeavingDoesNotDisturbTheOthers() async throws {
-        try await ProxyHarness.with { harness in
+        let configuration = ProxyHarness.configuration {
+            $0.downloadIdleTimeout = .seconds(10)
+            $0.downloadTimeout = .seconds(10)
+        }
+        try await ProxyHarness.with(configuration) { harness in
             // Long enough that the impatient request leaves before the origin answers, even on a loaded machine.
             harness.serve("/a.jpg", try Fixtures.jpeg(40, 30), delay: .seconds(4))
             let path = harness.signedPath("w:20", source: "/a.jpg")
