@@ -27,4 +27,19 @@ typedef struct {
 /// Converts `count` RGBA pixels in place; alpha is untouched.
 void wi_color_matrix_shaper8_apply(const WIColorMatrixShaper8 *tables, uint8_t *rgba, size_t count);
 
+/// Tables and matrix for one profile's 16-bit RGB → sRGB conversion.
+typedef struct {
+    /// Each source channel's curve: linear light for every 16-bit sample (65,536 entries each).
+    const float *linear[3];
+    /// Source linear light → linear sRGB, row by row.
+    float matrix[3][3];
+    /// Linear sRGB at black (added to every pixel).
+    float black[3];
+    /// The sRGB curve: the 16-bit sample for each of 65,536 linear levels.
+    const uint16_t *encode;
+} WIColorMatrixShaper16;
+
+/// Converts `count` 16-bit RGBA pixels in place; alpha is untouched.
+void wi_color_matrix_shaper16_apply(const WIColorMatrixShaper16 *tables, uint16_t *rgba, size_t count);
+
 #endif

@@ -6,8 +6,8 @@ import WebImageCore
 /// The conversion from one ICC profile to sRGB, built once per profile and layout (see
 /// ``ColorConversionCache``) and then applied to any number of rasters, from any number of threads.
 ///
-/// RGB and CMYK profiles get an lcms2 transform (perceptual intent, alpha copied), except 8-bit RGB through a
-/// matrix-shaper profile, which runs on ``MatrixShaperTables``; a grey profile gets a lookup table from grey
+/// RGB and CMYK profiles get an lcms2 transform (perceptual intent, alpha copied), except RGB through a
+/// matrix-shaper profile, which runs on ``MatrixShaperTables`` (8-bit) or ``MatrixShaperTables16``; a grey profile gets a lookup table from grey
 /// level to sRGB, since the image model stores grey as equal R, G and B. A profile that maps a grid of test
 /// colours onto themselves (within one level) is sRGB in all but name and converts nothing.
 final class ColorConversion: @unchecked Sendable {
@@ -17,6 +17,7 @@ final class ColorConversion: @unchecked Sendable {
         case identity
         case transform(cmsHTRANSFORM)
         case matrixShaper(MatrixShaperTables)
+        case matrixShaper16(MatrixShaperTables16)
         /// sRGB R, G, B for each grey level (256 or 65,536 levels).
         case greyTable([UInt16])
     }
@@ -51,6 +52,12 @@ final class ColorConversion: @unchecked Sendable {
             return
         case .matrixShaper(let tables):
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            nonisolated(unsafe) let start = base
+            Self.inParallel(pixelCount: pixelCount) { first, count in
+                tables.apply(to: start + first * 4, pixelCount: count)
+            }
+        case .matrixShaper16(let tables):
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt16.self) else { return }
             nonisolated(unsafe) let start = base
             Self.inParallel(pixelCount: pixelCount) { first, count in
                 tables.apply(to: start + first * 4, pixelCount: count)
@@ -115,6 +122,10 @@ final class ColorConversion: @unchecked Sendable {
             if format == .rgba8, let tables = MatrixShaperTables(profile: profile, reference: transform) {
                 cmsDeleteTransform(transform)
                 return .success(.matrixShaper(tables))
+            }
+            if format == .rgba16, let tables = MatrixShaperTables16(profile: profile) {
+                cmsDeleteTransform(transform)
+                return .success(.matrixShaper16(tables))
             }
             return .success(.transform(transform))
         case (.rgba(let format), cmsSigGrayData):

@@ -35,7 +35,7 @@ final class MatrixShaperTables: @unchecked Sendable {
         encode = .allocate(capacity: high - low + 1)
         for index in encode.indices {
             let linear = min(1, max(0, Double(index + low) / Self.levels))
-            encode[index] = UInt8((Self.sRGBEncoded(linear) * 255).rounded())
+            encode[index] = UInt8((LinearSRGB.encoded(linear) * 255).rounded())
         }
         let packed = columns.enumerated().map { channel, column in
             column.map { contribution in
@@ -70,7 +70,7 @@ final class MatrixShaperTables: @unchecked Sendable {
     /// For each source channel, its 256 values' (R, G, B) linear sRGB contributions in levels; nil when lcms2
     /// cannot build the probe or a contribution is absurdly large.
     private static func measure(_ profile: cmsHPROFILE) -> [[[Int]]]? {
-        guard let linear = linearSRGB() else { return nil }
+        guard let linear = LinearSRGB.profile() else { return nil }
         defer { cmsCloseProfile(linear) }
         guard let transform = cmsCreateTransformTHR(LittleCMS.context, profile, LittleCMS.PixelType.rgb8, linear,
                                                     LittleCMS.PixelType.rgbFloat, LittleCMS.perceptual,
@@ -102,23 +102,6 @@ final class MatrixShaperTables: @unchecked Sendable {
             columns.append(column)
         }
         return columns
-    }
-
-    /// The sRGB transfer function (IEC 61966-2-1), linear light to encoded, both 0…1.
-    private static func sRGBEncoded(_ linear: Double) -> Double {
-        linear <= 0.003_130_8 ? linear * 12.92 : 1.055 * pow(linear, 1 / 2.4) - 0.055
-    }
-
-    /// sRGB's primaries and white with a straight-line curve, so the probe reads linear light.
-    private static func linearSRGB() -> cmsHPROFILE? {
-        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
-        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1),
-                                        Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
-                                        Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
-        guard let curve = cmsBuildGamma(LittleCMS.context, 1) else { return nil }
-        defer { cmsFreeToneCurve(curve) }
-        var curves: [OpaquePointer?] = [curve, curve, curve]
-        return cmsCreateRGBProfileTHR(LittleCMS.context, &white, &primaries, &curves)
     }
 
     /// Whether the tables match lcms2's 8-bit transform within one level on a 17 × 17 × 17 grid.

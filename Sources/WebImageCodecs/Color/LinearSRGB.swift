@@ -1,0 +1,22 @@
+import CLCMS2
+import Foundation
+
+/// sRGB pieces the table-driven conversions share.
+enum LinearSRGB {
+    /// The sRGB transfer function (IEC 61966-2-1), linear light to encoded, both 0…1.
+    static func encoded(_ linear: Double) -> Double {
+        linear <= 0.003_130_8 ? linear * 12.92 : 1.055 * pow(linear, 1 / 2.4) - 0.055
+    }
+
+    /// sRGB's primaries and white with a straight-line curve, so a transform into it reads linear light.
+    static func profile() -> cmsHPROFILE? {
+        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1),
+                                        Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
+                                        Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
+        guard let curve = cmsBuildGamma(LittleCMS.context, 1) else { return nil }
+        defer { cmsFreeToneCurve(curve) }
+        var curves: [OpaquePointer?] = [curve, curve, curve]
+        return cmsCreateRGBProfileTHR(LittleCMS.context, &white, &primaries, &curves)
+    }
+}
