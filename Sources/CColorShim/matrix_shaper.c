@@ -3,8 +3,8 @@
 
 #define FIELD_MASK (((uint64_t)1 << WI_COLOR_FIELD_BITS) - 1)
 
-static inline uint64_t sum_of(const WIColorMatrixShaper8 *tables, uint32_t pixel) {
-    return tables->red[pixel & 0xFF] + tables->green[(pixel >> 8) & 0xFF] + tables->blue[(pixel >> 16) & 0xFF];
+static inline uint64_t sum_of(WIColorMatrixShaper8 tables, uint32_t pixel) {
+    return tables.red[pixel & 0xFF] + tables.green[(pixel >> 8) & 0xFF] + tables.blue[(pixel >> 16) & 0xFF];
 }
 
 static inline uint32_t encoded(const uint8_t *encode, uint64_t sum, uint32_t pixel) {
@@ -14,8 +14,11 @@ static inline uint32_t encoded(const uint8_t *encode, uint64_t sum, uint32_t pix
         | (pixel & 0xFF000000u);
 }
 
-void wi_color_matrix_shaper8_apply(const WIColorMatrixShaper8 *tables, uint8_t *rgba, size_t count) {
-    const uint8_t *encode = tables->encode;
+void wi_color_matrix_shaper8_apply(const WIColorMatrixShaper8 *shared, uint8_t *rgba, size_t count) {
+    // A local copy: the pixel stores (bytes) could alias the table pointers, which would force a reload of them
+    // for every pixel.
+    const WIColorMatrixShaper8 tables = *shared;
+    const uint8_t *encode = tables.encode;
     size_t i = 0;
     // Four pixels at a time: their table reads are independent, so the core overlaps them (about 13 % faster
     // than one at a time here).

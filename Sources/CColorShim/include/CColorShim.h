@@ -17,10 +17,11 @@
 /// together gives, in each field, an index into `encode` (the sRGB transfer function, out-of-gamut sums
 /// reading clipped values), so the loop needs neither clamping nor more than one addition a table.
 typedef struct {
-    uint64_t red[256];
-    uint64_t green[256];
-    uint64_t blue[256];
-    /// A caller-owned table long enough for every index the sums can make.
+    /// 256 entries each.
+    const uint64_t *red;
+    const uint64_t *green;
+    const uint64_t *blue;
+    /// Long enough for every index the sums can make.
     const uint8_t *encode;
 } WIColorMatrixShaper8;
 

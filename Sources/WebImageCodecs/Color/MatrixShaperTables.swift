@@ -10,11 +10,11 @@ import Foundation
 /// profile into linear-light sRGB in floating point, one channel at a time), so lcms2 decides how the profile's
 /// tags are read; the result is then checked against lcms2's 8-bit transform, and a profile that does not behave
 /// like curves and a matrix (a lookup-table profile) is left to lcms2.
-final class MatrixShaperTables: @unchecked Sendable {
-    // Safe to share: filled once in `init`, then only read.
-    private let tables: UnsafeMutablePointer<WIColorMatrixShaper8>
-    /// The sRGB curve from the smallest sum of the tables to the largest; `tables.encode` points at it.
-    private let encode: UnsafeMutableBufferPointer<UInt8>
+final class MatrixShaperTables: Sendable {
+    /// The red, green and blue tables (256 packed entries each).
+    private let packed: [[UInt64]]
+    /// The sRGB curve from the smallest sum of the tables to the largest.
+    private let encode: [UInt8]
 
     /// One unit of the tables' sums: 1/16383 of linear light.
     private static let levels = 16_383.0
@@ -32,12 +32,11 @@ final class MatrixShaperTables: @unchecked Sendable {
         let (low, high) = (lowest.min()!, highest.max()!)
         guard high - low < 1 << Self.fieldBits else { return nil }
 
-        encode = .allocate(capacity: high - low + 1)
-        for index in encode.indices {
+        encode = (0...(high - low)).map { index in
             let linear = min(1, max(0, Double(index + low) / Self.levels))
-            encode[index] = UInt8((LinearSRGB.encoded(linear) * 255).rounded())
+            return UInt8((LinearSRGB.encoded(linear) * 255).rounded())
         }
-        let packed = columns.enumerated().map { channel, column in
+        packed = columns.enumerated().map { channel, column in
             column.map { contribution in
                 (0..<3).reduce(UInt64(0)) { entry, component in
                     // Each field is biased to be non-negative; blue's bias also makes every component's sum
@@ -48,42 +47,28 @@ final class MatrixShaperTables: @unchecked Sendable {
                 }
             }
         }
-        tables = .allocate(capacity: 1)
-        tables.initialize(to: WIColorMatrixShaper8())
-        tables.pointee.encode = UnsafePointer(encode.baseAddress!)
-        withUnsafeMutableBytes(of: &tables.pointee.red) { table in packed[0].withUnsafeBytes { table.copyMemory(from: $0) } }
-        withUnsafeMutableBytes(of: &tables.pointee.green) { table in packed[1].withUnsafeBytes { table.copyMemory(from: $0) } }
-        withUnsafeMutableBytes(of: &tables.pointee.blue) { table in packed[2].withUnsafeBytes { table.copyMemory(from: $0) } }
         guard agrees(with: reference) else { return nil }
-    }
-
-    deinit {
-        encode.deallocate()
-        tables.deallocate()
     }
 
     /// Converts `pixelCount` RGBA pixels at `rgba` in place.
     func apply(to rgba: UnsafeMutablePointer<UInt8>, pixelCount: Int) {
-        wi_color_matrix_shaper8_apply(tables, rgba, pixelCount)
+        packed[0].withUnsafeBufferPointer { red in
+            packed[1].withUnsafeBufferPointer { green in
+                packed[2].withUnsafeBufferPointer { blue in
+                    encode.withUnsafeBufferPointer { encode in
+                        var tables = WIColorMatrixShaper8(red: red.baseAddress, green: green.baseAddress,
+                                                          blue: blue.baseAddress, encode: encode.baseAddress)
+                        wi_color_matrix_shaper8_apply(&tables, rgba, pixelCount)
+                    }
+                }
+            }
+        }
     }
 
     /// For each source channel, its 256 values' (R, G, B) linear sRGB contributions in levels; nil when lcms2
     /// cannot build the probe or a contribution is absurdly large.
     private static func measure(_ profile: cmsHPROFILE) -> [[[Int]]]? {
-        guard let linear = LinearSRGB.profile() else { return nil }
-        defer { cmsCloseProfile(linear) }
-        guard let transform = cmsCreateTransformTHR(LittleCMS.context, profile, LittleCMS.PixelType.rgb8, linear,
-                                                    LittleCMS.PixelType.rgbFloat, LittleCMS.perceptual,
-                                                    LittleCMS.noCache) else { return nil }
-        defer { cmsDeleteTransform(transform) }
-        // For each channel: that channel at 0…255, the others at 0.
-        let measured = (0..<3).map { channel -> [Float] in
-            var probe = [UInt8](repeating: 0, count: 256 * 3)
-            for value in 0..<256 { probe[value * 3 + channel] = UInt8(value) }
-            var out = [Float](repeating: 0, count: 256 * 3)
-            cmsDoTransform(transform, probe, &out, 256)
-            return out
-        }
+        guard let measured = LinearSRGB.channelResponses(of: profile, sample: UInt8.self) else { return nil }
         let black = measured[0].prefix(3).map(Double.init)
         var columns: [[[Int]]] = []
         for channel in 0..<3 {

@@ -9,10 +9,12 @@ import Foundation
 /// where a curve is steep; these tables follow the profile's curves sample by sample. They are measured with an
 /// lcms2 floating-point transform and checked against another (the profile into sRGB itself) on a grid; a
 /// profile that does not behave like curves and a matrix is left to lcms2.
-final class MatrixShaperTables16: @unchecked Sendable {
-    // Safe to share: filled once in `init`, then only read.
-    private let tables: WIColorMatrixShaper16
+final class MatrixShaperTables16: Sendable {
+    /// Each channel's curve.
     private let linear: [[Float]]
+    /// Rows: linear sRGB components.
+    private let matrix: [[Float]]
+    private let black: [Float]
 
     /// sRGB's curve: the 16-bit sample for each linear level (the same for every profile).
     private static let encode: [UInt16] = (0..<65_536).map {
@@ -23,13 +25,7 @@ final class MatrixShaperTables16: @unchecked Sendable {
     /// lcms2's floating-point conversion by more than a quarter of an 8-bit level on a test grid.
     init?(profile: cmsHPROFILE) {
         guard let (linear, matrix, black) = Self.measure(profile) else { return nil }
-        self.linear = linear
-        var tables = WIColorMatrixShaper16()
-        tables.matrix = ((matrix[0][0], matrix[0][1], matrix[0][2]),
-                         (matrix[1][0], matrix[1][1], matrix[1][2]),
-                         (matrix[2][0], matrix[2][1], matrix[2][2]))
-        tables.black = (black[0], black[1], black[2])
-        self.tables = tables
+        (self.linear, self.matrix, self.black) = (linear, matrix, black)
         guard agrees(with: profile) else { return nil }
     }
 
@@ -39,10 +35,13 @@ final class MatrixShaperTables16: @unchecked Sendable {
             linear[1].withUnsafeBufferPointer { green in
                 linear[2].withUnsafeBufferPointer { blue in
                     Self.encode.withUnsafeBufferPointer { encode in
-                        var bound = tables
-                        bound.linear = (red.baseAddress, green.baseAddress, blue.baseAddress)
-                        bound.encode = encode.baseAddress
-                        wi_color_matrix_shaper16_apply(&bound, rgba, pixelCount)
+                        var tables = WIColorMatrixShaper16(
+                            linear: (red.baseAddress, green.baseAddress, blue.baseAddress),
+                            matrix: ((matrix[0][0], matrix[0][1], matrix[0][2]),
+                                     (matrix[1][0], matrix[1][1], matrix[1][2]),
+                                     (matrix[2][0], matrix[2][1], matrix[2][2])),
+                            black: (black[0], black[1], black[2]), encode: encode.baseAddress)
+                        wi_color_matrix_shaper16_apply(&tables, rgba, pixelCount)
                     }
                 }
             }
@@ -52,19 +51,7 @@ final class MatrixShaperTables16: @unchecked Sendable {
     /// Each channel's curve, the matrix (rows: linear sRGB components) and black, or nil when the profile's
     /// channels do not each move linear sRGB along one fixed direction (not a matrix-shaper).
     private static func measure(_ profile: cmsHPROFILE) -> (linear: [[Float]], matrix: [[Float]], black: [Float])? {
-        guard let linearSRGB = LinearSRGB.profile() else { return nil }
-        defer { cmsCloseProfile(linearSRGB) }
-        guard let transform = cmsCreateTransformTHR(LittleCMS.context, profile, LittleCMS.PixelType.rgb16,
-                                                    linearSRGB, LittleCMS.PixelType.rgbFloat, LittleCMS.perceptual,
-                                                    LittleCMS.noCache) else { return nil }
-        defer { cmsDeleteTransform(transform) }
-        let measured = (0..<3).map { channel -> [Float] in
-            var probe = [UInt16](repeating: 0, count: 65_536 * 3)
-            for value in 0..<65_536 { probe[value * 3 + channel] = UInt16(value) }
-            var out = [Float](repeating: 0, count: 65_536 * 3)
-            cmsDoTransform(transform, probe, &out, 65_536)
-            return out
-        }
+        guard let measured = LinearSRGB.channelResponses(of: profile, sample: UInt16.self) else { return nil }
         let black = Array(measured[0].prefix(3))
         var columns: [[Float]] = [], curves: [[Float]] = []
         for channel in 0..<3 {

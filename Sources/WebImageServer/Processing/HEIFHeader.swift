@@ -1,6 +1,6 @@
 import WebImage
 
-/// The format and size of a HEIF, HEIC or AVIF file read from its boxes alone: the primary item's `ispe`, then
+/// The size of a HEIF, HEIC or AVIF file read from its boxes alone: the primary item's `ispe`, then
 /// its `clap` and `irot` in the order `ipma` lists them, since the decoders (libheif, and libavif through
 /// WebImageCodecs' `AVIFGeometry`) apply those and deliver the result upright. An `avis` sequence without a
 /// `meta` box is read from its first track's sample entry.
@@ -9,8 +9,6 @@ import WebImage
 /// a grid tile), as the HEIF decoder picks it. A missing or zero `ispe`, a `clap` that is not a positive
 /// rectangle inside the image, and any malformed box read as nil.
 struct HEIFHeader {
-    /// AVIF when the brands announce AV1 (also under a generic `mif1` major brand), else the sniffed format.
-    var format: ImageFormat
     /// The decoded image's size: after the crop and rotation.
     var size: PixelSize
     /// The coded size (`ispe`), which the decoder allocates.
@@ -19,11 +17,11 @@ struct HEIFHeader {
     private static let imageItemTypes: Set<String> = ["hvc1", "av01", "grid", "iden", "iovl", "jpeg", "avc1", "unci",
                                                       "j2k1"]
 
-    init?(_ bytes: UnsafeRawBufferPointer, sniffed: ImageFormat) {
+    /// The header of a file whose brands say `format` (AVIF, HEIC or HEIF).
+    init?(_ bytes: UnsafeRawBufferPointer, format: ImageFormat) {
         let file = ISOBMFFBoxes(bytes: bytes)
         let top = file.boxes(in: 0..<bytes.count, tolerant: true) ?? []
-        guard let ftyp = top.first, ftyp.type == "ftyp" else { return nil }
-        format = Self.isAV1(file, ftyp: ftyp) ? .avif : sniffed
+        guard top.first?.type == "ftyp" else { return nil }
         if let meta = top.first(where: { $0.type == "meta" }) {
             guard let sizes = Self.primarySizes(file, meta: meta) else { return nil }
             (size, codedSize) = sizes
@@ -33,18 +31,6 @@ struct HEIFHeader {
         } else {
             return nil
         }
-    }
-
-    /// Whether the brands announce AV1: an `avif`/`avis` major brand, or one of them among the compatible
-    /// brands of a generic `mif1`/`msf1` file.
-    private static func isAV1(_ file: ISOBMFFBoxes, ftyp: ISOBMFFBoxes.Box) -> Bool {
-        let end = ftyp.payload.upperBound
-        let major = file.fourCC(ftyp.payload.lowerBound, end: end) ?? ""
-        let compatible = stride(from: ftyp.payload.lowerBound + 8, to: end, by: 4).compactMap {
-            file.fourCC($0, end: end)
-        }
-        let av1: Set = ["avif", "avis"]
-        return av1.contains(major) || (["mif1", "msf1"].contains(major) && !av1.isDisjoint(with: compatible))
     }
 
     /// The primary item's displayed and coded sizes.

@@ -19,6 +19,8 @@ struct SourceHeader: Sendable, Hashable {
     /// ``ProxyError/unprocessable(_:)`` for anything else or a header that cannot be read.
     init(_ data: Data) throws(ProxyError) {
         var format = ImageFormat(sniffing: data)
+        // A generic `mif1`/`msf1` file whose brands name AV1 is AVIF, as the library routes it.
+        if format == .heif, AVIFCoder().canDecode(data) { format = .avif }
         guard Self.readable.contains(format) else {
             throw .unprocessable(format == .undefined ? "the source is not an image"
                                                       : "the source format \(format.rawValue) is not supported")
@@ -31,10 +33,7 @@ struct SourceHeader: Sendable, Hashable {
             case .webp: Self.webpSize(bytes).map { ($0, $0) }
             case .jxl: JXLHeader.size(bytes).map { ($0, $0) }
             default:
-                HEIFHeader(bytes, sniffed: format).map { header in
-                    format = header.format
-                    return (header.size, header.codedSize)
-                }
+                HEIFHeader(bytes, format: format).map { ($0.size, $0.codedSize) }
             }
         }
         guard let sizes, sizes.size.width > 0, sizes.size.height > 0 else {
