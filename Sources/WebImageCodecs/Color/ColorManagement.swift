@@ -67,11 +67,7 @@ enum ColorManagement {
 
     /// ``manage(_:profile:options:cache:)`` on every frame (the outcome is the same for each).
     static func manage(_ frames: inout [ImageFrame], profile: [UInt8]?, options: ImageDecodeOptions) -> Outcome {
-        var outcome = Outcome.none
-        for index in frames.indices {
-            outcome = manage(&frames[index].pixels, profile: profile, options: options)
-        }
-        return outcome
+        manage(&frames, color: profile.map(EmbeddedColor.icc), options: options)
     }
 
     /// Converts CMYK samples (four bytes a pixel, as TurboJPEG writes them) to sRGB RGBA in place through the

@@ -39,18 +39,13 @@ enum HDRToSDR {
         let sixteen: [UInt16]
 
         init(_ linear: (Double) -> Double) {
-            eight = (0...255).map { UInt8((HDRToSDR.sRGBEncoded(linear(Double($0) / 255)) * 255).rounded()) }
-            sixteen = (0...65535).map { UInt16((HDRToSDR.sRGBEncoded(linear(Double($0) / 65535)) * 65535).rounded()) }
+            eight = (0...255).map { UInt8((LinearSRGB.encoded(linear(Double($0) / 255)) * 255).rounded()) }
+            sixteen = (0...65535).map { UInt16((LinearSRGB.encoded(linear(Double($0) / 65535)) * 65535).rounded()) }
         }
     }
 
     private static let pqTables = Tables(pq)
     private static let hlgTables = Tables(hlg)
-
-    /// IEC 61966-2-1's encoding, linear light (0…1) to signal (0…1).
-    private static func sRGBEncoded(_ linear: Double) -> Double {
-        linear <= 0.003_130_8 ? linear * 12.92 : 1.055 * pow(linear, 1 / 2.4) - 0.055
-    }
 
     /// Relative linear light (0…1, clipped) for a PQ (SMPTE ST 2084) signal in 0…1.
     static func pq(_ signal: Double) -> Double {

@@ -10,18 +10,9 @@ enum LinearSRGB {
 
     /// sRGB's primaries and white with a straight-line curve, so a transform into it reads linear light.
     static func profile() -> cmsHPROFILE? {
-        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
-        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1),
-                                        Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
-                                        Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
-        guard let curve = cmsBuildGamma(LittleCMS.context, 1) else { return nil }
-        defer { cmsFreeToneCurve(curve) }
-        var curves: [OpaquePointer?] = [curve, curve, curve]
-        return cmsCreateRGBProfileTHR(LittleCMS.context, &white, &primaries, &curves)
+        try? RGBColorSpace(chromaticities: .sRGB, transfer: .gamma(1), name: "linear sRGB").lcmsProfile().get()
     }
-}
 
-extension LinearSRGB {
     /// What each channel of `profile` does on its own: for channel 0, 1 and 2, the linear sRGB (R, G, B) of every
     /// sample value with the other channels at 0 (`Sample.max + 1` triples), through lcms2 in floating point;
     /// nil when lcms2 cannot build the transform.

@@ -16,6 +16,18 @@ struct RGBColorSpace: Hashable, Sendable {
     /// Its creation date is left zero so that one colour space always gives the same bytes, which is what the
     /// conversion cache is keyed by.
     func iccProfile() -> Result<[UInt8], ColorProfileFailure> {
+        lcmsProfile().flatMap { profile in
+            defer { cmsCloseProfile(profile) }
+            guard var bytes = LittleCMS.bytes(of: profile), bytes.count > Self.dateRange.upperBound else {
+                return .failure(ColorProfileFailure("lcms2 could not write the \(name) profile"))
+            }
+            bytes.replaceSubrange(Self.dateRange, with: repeatElement(0, count: Self.dateRange.count))
+            return .success(bytes)
+        }
+    }
+
+    /// The profile as an lcms2 handle, described (the caller closes it).
+    func lcmsProfile() -> Result<cmsHPROFILE, ColorProfileFailure> {
         guard let curve = transfer.toneCurve() else {
             return .failure(ColorProfileFailure("lcms2 could not build the \(name) transfer curve"))
         }
@@ -31,13 +43,11 @@ struct RGBColorSpace: Hashable, Sendable {
         guard let profile = made else {
             return .failure(ColorProfileFailure("the \(name) chromaticities do not make a colour space"))
         }
-        defer { cmsCloseProfile(profile) }
-        guard describe(profile), var bytes = LittleCMS.bytes(of: profile), bytes.count > Self.dateRange.upperBound
-        else {
+        guard describe(profile) else {
+            cmsCloseProfile(profile)
             return .failure(ColorProfileFailure("lcms2 could not write the \(name) profile"))
         }
-        bytes.replaceSubrange(Self.dateRange, with: repeatElement(0, count: Self.dateRange.count))
-        return .success(bytes)
+        return .success(profile)
     }
 
     private func describe(_ profile: cmsHPROFILE) -> Bool {
