@@ -41,7 +41,6 @@ struct WIJPEGIncremental {
     WISource source;
     WIStage stage;
     int is_cmyk;
-    WIJPEGCMYKOutput cmyk_output;
     /// Buffered-image state: the newest scan known complete, the scan last drawn, and whether an
     /// output pass is open or waits for jpeg_finish_output.
     int completed_scans;
@@ -161,13 +160,12 @@ WIJPEGStatus wi_jpeg_incremental_read_header(WIJPEGIncremental *decoder, WIJPEGH
 }
 
 WIJPEGStatus wi_jpeg_incremental_start(WIJPEGIncremental *decoder, int scale_num, int scale_denom,
-                                       WIJPEGCMYKOutput cmyk_output, int *output_width, int *output_height) {
+                                       int *output_width, int *output_height) {
     if (decoder->stage != STAGE_STARTING) return WI_JPEG_FAILED;
     if (setjmp(decoder->error.jump)) return wi_fail(decoder);
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
     J_COLOR_SPACE space = cinfo->jpeg_color_space;
     decoder->is_cmyk = (space == JCS_CMYK || space == JCS_YCCK);
-    decoder->cmyk_output = cmyk_output;
     // tjDecompress2's settings for TJPF_RGBA / TJPF_CMYK without flags.
     cinfo->out_color_space = decoder->is_cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     cinfo->dct_method = JDCT_ISLOW;
@@ -202,11 +200,6 @@ static int wi_read_rows(WIJPEGIncremental *decoder, JDIMENSION stop) {
         JDIMENSION first = cinfo->output_scanline;
         JDIMENSION count = jpeg_read_scanlines(cinfo, decoder->rows + first, stop - first);
         if (count == 0) return 0;
-        if (decoder->is_cmyk && decoder->cmyk_output != WI_JPEG_CMYK_SAMPLES) {
-            int inverted = decoder->cmyk_output == WI_JPEG_CMYK_FORMULA_INVERTED;
-            for (JDIMENSION y = first; y < first + count; y++)
-                wi_jpeg_cmyk_to_rgba(decoder->rows[y], cinfo->output_width, inverted);
-        }
     }
     return cinfo->output_scanline == cinfo->output_height;
 }

@@ -25,19 +25,9 @@ typedef struct {
     int height;
     /// Nonzero when the image has several scans (progressive); such images are decoded scan by scan.
     int has_multiple_scans;
-    /// Nonzero for CMYK or YCCK images (decoded as CMYK, then as wi_jpeg_incremental_start is told).
+    /// Nonzero for CMYK or YCCK images (decoded as CMYK samples).
     int is_cmyk;
 } WIJPEGHeader;
-
-/// What the rows of a CMYK (or YCCK) image hold.
-typedef enum {
-    /// RGBA by wi_jpeg_cmyk_to_rgba's formula, ink stored as is.
-    WI_JPEG_CMYK_FORMULA = 0,
-    /// RGBA by the formula, ink stored as 255 − ink (Adobe's convention).
-    WI_JPEG_CMYK_FORMULA_INVERTED = 1,
-    /// The four CMYK samples as stored, for the caller to convert through the file's profile.
-    WI_JPEG_CMYK_SAMPLES = 2
-} WIJPEGCMYKOutput;
 
 /// One JPEG stream decoded while its bytes arrive (libjpeg with a suspending source).
 typedef struct WIJPEGIncremental WIJPEGIncremental;
@@ -56,9 +46,9 @@ WIJPEGStatus wi_jpeg_incremental_read_header(WIJPEGIncremental *decoder, WIJPEGH
 
 /// Starts decoding scaled by `scale_num`/`scale_denom` (a TurboJPEG scaling factor) with the IDCT and
 /// upsampling tjDecompress2 uses by default, so the final pixels match it exactly. Writes the output size.
-/// `cmyk_output` says what a CMYK image's rows hold.
+/// A CMYK image's rows hold its four CMYK samples a pixel, as stored, for the caller to convert.
 WIJPEGStatus wi_jpeg_incremental_start(WIJPEGIncremental *decoder, int scale_num, int scale_denom,
-                                       WIJPEGCMYKOutput cmyk_output, int *output_width, int *output_height);
+                                       int *output_width, int *output_height);
 
 /// Decodes as far as the bytes allow into `canvas` (output_width × output_height RGBA, packed rows).
 ///

@@ -71,7 +71,7 @@ enum ColorManagement {
     }
 
     /// Converts CMYK samples (four bytes a pixel, as TurboJPEG writes them) to sRGB RGBA in place through the
-    /// file's CMYK profile; false when the profile cannot be used (the caller falls back to the plain formula).
+    /// file's CMYK profile; a failure when the profile cannot be used (the caller falls back to the plain formula).
     static func convertCMYK(_ raw: UnsafeMutableRawBufferPointer, pixelCount: Int, profile: [UInt8],
                             inverted: Bool, cache: ColorConversionCache = .shared) -> Result<Void, ColorProfileFailure> {
         // A CMYK raster cannot stay as it is (the model is RGB), so `.preserve` converts too.

@@ -28,7 +28,6 @@ enum JPEGBandedDecoding {
         guard header.has_multiple_scans == 0, header.is_cmyk == 0 else { return nil }
         var width: Int32 = 0, height: Int32 = 0
         let started = wi_jpeg_incremental_start(decoder, Int32(scaling.numerator), Int32(scaling.denominator),
-                                                WI_JPEG_CMYK_FORMULA,
                                                 &width, &height)
         _ = try JPEGIncrementalStatus.check(started, decoder, isFinished: true)
         let rowBytes = Int(width) * 4

@@ -57,18 +57,8 @@ enum JPEGDecoding {
                 // Other warnings (e.g. extraneous bytes before a marker) leave a complete image.
                 if !JPEGErrors.isWarning(message) { throw JPEGErrors.corrupt(message) }
             }
-            let count = output.width * output.height
-            guard isCMYK else {
-                color = ColorManagement.manage(out, format: .rgba8, pixelCount: count, profile: profile, options: options)
-                return
-            }
-            if let profile {
-                let converted = ColorManagement.convertCMYK(out, pixelCount: count, profile: profile,
-                                                            inverted: markers.hasAdobeMarker)
-                guard case .failure(let failure) = converted else { return }
-                color.issue = failure.reason
-            }
-            wi_jpeg_cmyk_to_rgba(destination, count, markers.hasAdobeMarker ? 1 : 0)
+            color = JPEGColor(markers: markers, isCMYK: isCMYK)
+                .manage(out, pixelCount: output.width * output.height, options: options)
         }
         let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: markers.orientation, format: .jpeg,
                           hasAlpha: false, iccProfile: color.iccProfile, colorProfileIssue: color.issue)

@@ -65,7 +65,7 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
             let color = JPEGColor(markers: markers, isCMYK: isCMYK)
             var width: Int32 = 0, height: Int32 = 0
             let status = wi_jpeg_incremental_start(decoder, Int32(scaling.numerator), Int32(scaling.denominator),
-                                                   color.cmykOutput, &width, &height)
+                                                   &width, &height)
             guard try JPEGIncrementalStatus.check(status, decoder, isFinished: isFinished) else { return nil }
             canvas = PixelBuffer(width: Int(width), height: Int(height))
             stage = .decoding(source: source, markers: markers, color: color)
@@ -90,7 +90,7 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
             if wi_jpeg_incremental_truncated(decoder) != 0 { throw WebImageError.badImageData(.truncated) }
             canvas = nil
             var final = pixels
-            let outcome = color.manage(&final, rows: final.height, options: options)
+            let outcome = Self.manage(&final, rows: final.height, color: color, options: options)
             let image = options.finish(Image(frames: [ImageFrame(pixels: final)], orientation: markers.orientation,
                                              format: .jpeg, hasAlpha: false, iccProfile: outcome.iccProfile,
                                              colorProfileIssue: outcome.issue), sourceSize: source)
@@ -98,7 +98,7 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
             return image
         case WI_JPEG_PROGRESS:
             var shown = pixels
-            let outcome = color.manage(&shown, rows: Int(rows), options: options)
+            let outcome = Self.manage(&shown, rows: Int(rows), color: color, options: options)
             let partial = Image(frames: [ImageFrame(pixels: shown)], orientation: markers.orientation, format: .jpeg,
                                 hasAlpha: Int(rows) < pixels.height, isIncremental: true, iccProfile: outcome.iccProfile,
                                 colorProfileIssue: outcome.issue)
@@ -107,5 +107,12 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
             _ = try JPEGIncrementalStatus.check(status, decoder, isFinished: isFinished)
             return nil
         }
+    }
+
+    /// ``JPEGColor/manage(_:pixelCount:options:)`` on the first `rows` rows of a copy of the canvas.
+    private static func manage(_ pixels: inout PixelBuffer, rows: Int, color: JPEGColor,
+                               options: ImageDecodeOptions) -> ColorManagement.Outcome {
+        let count = rows * pixels.width
+        return pixels.withUnsafeMutableBytes { color.manage($0, pixelCount: count, options: options) }
     }
 }
