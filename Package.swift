@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageServerTests",
-                    dependencies: ["WebImageServer", "TestSupport", "RedisTestSupport",
+                    dependencies: ["WebImageServer", "TestSupport", "RedisTestSupport", "URLPropertyChild",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "MetricsTestKit", package: "swift-metrics"),
                                    .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -150,6 +150,10 @@ let package = Package(
                                    .product(name: "NIOCore", package: "swift-nio"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOPosix", package: "swift-nio")]),
+        // Child process of the URL property test: generated URLs through the downloader, the manager and the
+        // service, where a trap ends the child instead of the test runner.
+        .executableTarget(name: "URLPropertyChild", dependencies: ["WebImage", "WebImageServer", "TestSupport"],
+                          path: "Tests/URLPropertyChild"),
         .testTarget(name: "WebImageRedisTests", dependencies: ["WebImageRedis", "RedisTestSupport"]),
         // Logs and metrics of real loads, through a recording log handler and MetricsTestKit's factory.
         .testTarget(name: "WebImageObservabilityTests",

@@ -61,9 +61,12 @@ struct PrefetchCommand: AsyncParsableCommand {
     /// Runs one prefetcher batch and waits for it; invalid URLs are reported and counted as skipped.
     private func prefetch(_ all: [String], configuration: ImageDownloader.Configuration,
                           cache: ImageCache) async -> Summary {
-        let valid = all.compactMap(URLArgument.parse)
-        for text in all where URLArgument.parse(text) == nil {
-            Console.error("webimage: \(text): \(WebImageError.invalidURL(text).description)")
+        var valid: [URL] = []
+        for text in all {
+            switch URLArgument.check(text) {
+            case .success(let url): valid.append(url)
+            case .failure(let error): Console.error("webimage: \(text): \(error.description)")
+            }
         }
         let downloader = ImageDownloader(configuration: configuration)
         let prefetcher = ImagePrefetcher(manager: ImageManager(cache: cache, loader: downloader))

@@ -20,6 +20,11 @@ import WebImage
             ([], "webimage: --key: give a signing --key and --salt, or --allow-unsigned"),
             (["--allow-unsigned", "--workers", "0"], "webimage: --workers: bad value '0': give a positive whole number"),
             (["--allow-unsigned", "--queue", "-1"], "webimage: --queue: bad value '-1': give a whole number"),
+            // Numbers that would overflow a clock or an integer type later are refused up front.
+            (["--allow-unsigned", "--shared-cache", "redis://127.0.0.1:1", "--shared-cache-deadline-ms", "9223372036854775807"],
+             "webimage: --shared-cache-deadline-ms: bad value '9223372036854775807': give at most 1000000000"),
+            (["--allow-unsigned", "--drain-seconds", "10000000000"],
+             "webimage: --drain-seconds: bad value '10000000000': give at most 1000000000"),
             (["--allow-unsigned", "--max-src-bytes", "many"],
              "webimage: --max-src-bytes: bad value 'many': give a positive whole number"),
             (["--allow-unsigned", "--metrics-bind", "x"],

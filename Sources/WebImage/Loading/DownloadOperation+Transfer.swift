@@ -30,7 +30,9 @@ extension DownloadOperation {
             guard attempt == state.attempt, !state.transferEnded else { return nil }
             state.head = head
             state.expected = expected
-            if expected > 0 { state.body.reserveCapacity(min(expected, maxBytes)) }
+            // A server's Content-Length is its claim: reserve no more than the limit, nor than 128 MiB when the
+            // caller lifted the limit, beyond which the body grows as it arrives.
+            if expected > 0 { state.body.reserveCapacity(min(expected, maxBytes, 128 << 20)) }
             _ = state.progress.milestone(received: 0, expected: expected, now: .now)
             return state.machine.callers.compactMap(\.progress)
         }

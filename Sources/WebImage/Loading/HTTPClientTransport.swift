@@ -25,6 +25,8 @@ public final class HTTPClientTransport: ImageTransport {
     private let isShutDown = Atomic<Bool>(false)
     /// Per-request TLS settings that accept any certificate (for `allowInvalidSSLCertificates` requests).
     private let insecureTLS = HTTPClient.Configuration(certificateVerification: .none).tlsConfiguration
+    /// How many redirects a request follows; 0 hands 3xx answers to the handler.
+    let redirectLimit: Int
 
     /// A transport whose connect and read timeouts are `timeout`, following at most `redirectLimit` redirects,
     /// accepting invalid certificates on every request when `allowInvalidSSLCertificates`, and decoding gzip and
@@ -46,8 +48,9 @@ public final class HTTPClientTransport: ImageTransport {
             configuration.tlsConfiguration = tls
         }
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: amount, read: amount)
-        configuration.redirectConfiguration = redirectLimit > 0
-            ? .follow(max: redirectLimit, allowCycles: false) : .disallow
+        // Redirects are followed here (``RedirectChain``), each target checked before AsyncHTTPClient sees it.
+        configuration.redirectConfiguration = .disallow
+        self.redirectLimit = redirectLimit
         configuration.decompression = maxDecompressionRatio > 0
             ? .enabled(limit: .ratio(maxDecompressionRatio)) : .disabled
         // A refused connection should fail now, not be retried until the connect timeout.
@@ -69,20 +72,30 @@ public final class HTTPClientTransport: ImageTransport {
     }
 
     public func start(_ request: TransportRequest, handler: any TransportResponseHandler) -> any TransportTask {
+        guard redirectLimit > 0 else { return startHop(request, handler: handler) }
+        let chain = RedirectChain(transport: self, request: request, handler: handler)
+        chain.run(request)
+        return chain
+    }
+
+    /// One request, no redirect followed: the URL is checked first (``URLValidation``), since AsyncHTTPClient
+    /// traps on some URLs Foundation accepts.
+    func startHop(_ request: TransportRequest, handler: any TransportResponseHandler) -> any TransportTask {
         let eventLoop = eventLoop(for: request.url)
         let clientRequest: HTTPClient.Request
         do {
+            try URLValidation.validate(request.url)
             clientRequest = try HTTPClient.Request(url: request.url, headers: HTTPHeaders(request.headers.map { ($0.name, $0.value) }),
                                                    tlsConfiguration: request.allowInvalidSSLCertificates ? insecureTLS : nil)
         } catch {
             // Like every other failure, reported after `start` returns.
             eventLoop.execute { handler.didComplete(error: TransportErrorMapping.map(error)) }
-            return ClientTask(task: nil)
+            return CompletedTransportTask()
         }
         let task = client.execute(request: clientRequest, delegate: ResponseForwarder(handler: handler, url: request.url),
                                   eventLoop: .delegate(on: eventLoop))
         // Exactly one completion, after the delegate's last call: the task's result covers every end (finished,
-        // failed, cancelled, redirected too often).
+        // failed, cancelled).
         task.futureResult.whenComplete { result in
             switch result {
             case .success: handler.didComplete(error: nil)
@@ -116,8 +129,8 @@ public final class HTTPClientTransport: ImageTransport {
     }
 }
 
-/// Cancels the AsyncHTTPClient request (and the redirect it may have become); nil when it never started.
+/// Cancels the AsyncHTTPClient request.
 private struct ClientTask: TransportTask {
-    let task: HTTPClient.Task<Void>?
-    func cancel() { task?.cancel() }
+    let task: HTTPClient.Task<Void>
+    func cancel() { task.cancel() }
 }

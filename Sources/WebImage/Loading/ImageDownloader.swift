@@ -130,6 +130,9 @@ public final class ImageDownloader: ImageLoading {
         guard transport.canLoad(request.url) else {
             return fail(request.url, .invalidURL("\(request.url.absoluteString) (use an http, https or file URL)"), completion)
         }
+        if let problem = URLValidation.problem(with: request.url) {
+            return fail(request.url, URLValidation.invalid(request.url, problem), completion)
+        }
         let id = registry.withLock { $0.nextCallerID += 1; return $0.nextCallerID }
         let caller = DownloadCaller(id: id, decodeOptions: request.decodeOptions,
                                     wantsPartials: request.options.contains(.progressiveLoad), progress: progress,

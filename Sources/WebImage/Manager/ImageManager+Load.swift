@@ -44,6 +44,9 @@ extension ImageManager {
         guard let url, case let urlString = url.absoluteString, !urlString.isEmpty else {
             return failNow(.invalidURL(url?.absoluteString), url: url, queue: context.callbackQueue, deliver, onEnd)
         }
+        if let problem = URLValidation.problem(with: url) {
+            return failNow(URLValidation.invalid(url, problem), url: url, queue: context.callbackQueue, deliver, onEnd)
+        }
         if !options.contains(.retryFailed), failedURLs.contains(urlString) {
             return failNow(.blackListed(url), url: url, queue: context.callbackQueue, deliver, onEnd)
         }

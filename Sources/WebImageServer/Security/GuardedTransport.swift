@@ -47,6 +47,10 @@ final class GuardedTransport: ImageTransport {
     private func follow(_ request: TransportRequest, handler: any TransportResponseHandler, task: GuardedTask) async {
         var url = request.url
         for hop in 0... {
+            if hop > 0, let problem = URLValidation.problem(with: url) {
+                if !task.isCancelled { handler.didComplete(error: URLValidation.invalid(url, "a redirect target: \(problem)")) }
+                return
+            }
             let target: PinnedTarget
             do {
                 target = try await PinnedTarget.check(url, policy: policy, resolver: resolver)
@@ -89,62 +93,11 @@ final class GuardedTransport: ImageTransport {
             hop.setValue(target.hostHeader, forHeader: "Host")
         }
         let end = await withCheckedContinuation { (continuation: CheckedContinuation<HopEnd, Never>) in
-            let interceptor = HopInterceptor(url: target.url, handler: handler, continuation: continuation)
+            let interceptor = RedirectInterceptor(url: target.url, handler: handler) { continuation.resume(returning: $0) }
             task.run(transport.start(hop, handler: interceptor))
         }
         if transport !== plain { try? await transport.shutdown() }
         return end
-    }
-}
-
-/// How one hop ended.
-enum HopEnd: Sendable {
-    case finished
-    case redirect(URL)
-}
-
-/// Forwards one hop's events to the downloader's handler, except a redirect, which it swallows and reports.
-private final class HopInterceptor: TransportResponseHandler, Sendable {
-    private struct State {
-        var redirect: URL?
-        var continuation: CheckedContinuation<HopEnd, Never>?
-    }
-
-    let url: URL
-    let handler: any TransportResponseHandler
-    private let state: Mutex<State>
-
-    init(url: URL, handler: any TransportResponseHandler, continuation: CheckedContinuation<HopEnd, Never>) {
-        self.url = url
-        self.handler = handler
-        state = Mutex(State(continuation: continuation))
-    }
-
-    func didReceive(_ head: TransportResponseHead) {
-        if let status = head.status, [301, 302, 303, 307, 308].contains(status),
-           let location = head.value(forHeader: "Location"), let next = URL(string: location, relativeTo: url) {
-            state.withLock { $0.redirect = next.absoluteURL }
-            return
-        }
-        handler.didReceive(TransportResponseHead(status: head.status, headers: head.headers, url: url))
-    }
-
-    func didReceive(bytes: UnsafeRawBufferPointer) {
-        guard state.withLock({ $0.redirect == nil }) else { return }
-        handler.didReceive(bytes: bytes)
-    }
-
-    func didComplete(error: WebImageError?) {
-        let (redirect, continuation) = state.withLock { state in
-            defer { state.continuation = nil }
-            return (state.redirect, state.continuation)
-        }
-        if let redirect {
-            continuation?.resume(returning: .redirect(redirect))
-            return
-        }
-        handler.didComplete(error: error)
-        continuation?.resume(returning: .finished)
     }
 }
 

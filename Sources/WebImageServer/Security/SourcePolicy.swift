@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// Which source URLs the service may fetch: schemes, an optional allowlist of prefixes, and SSRF
 /// protection against every address that is not public.
@@ -37,6 +38,9 @@ public struct SourcePolicy: Sendable, Hashable {
         }
         guard let host = url.host, !host.isEmpty else {
             throw .badRequest("the source '\(source)' is not an absolute URL with a host")
+        }
+        if let problem = URLValidation.problem(with: url) {
+            throw .badRequest("the source '\(source)' is not a valid URL: \(problem)")
         }
         if !allowedPrefixes.isEmpty, !allowedPrefixes.contains(where: { source.hasPrefix($0) }) {
             throw .sourceNotAllowed("\(source) matches no allowed source prefix")

@@ -21,7 +21,8 @@ extension ProxyError {
         case .invalidDownloadContentType:
             self = .unprocessable(error.description)
         case .invalidURL:
-            self = .badRequest(error.description)
+            // Sources are checked before they are fetched: this is a redirect to a URL no client can load.
+            self = .notFound("the source is unreachable: \(error.description)")
         default:
             self = .badGateway(error.description)
         }

@@ -72,9 +72,10 @@ struct FetchRun {
             return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         }
         defer { display.finish(index) }
-        guard let url = URLArgument.parse(text) else {
-            let error = WebImageError.invalidURL(text)
-            return .failure(.init(code: error.code, message: error.description), millis: millis())
+        let url: URL
+        switch URLArgument.check(text) {
+        case .success(let checked): url = checked
+        case .failure(let error): return .failure(.init(code: error.code, message: error.description), millis: millis())
         }
         var last: ImageLoadResult?
         var failure: WebImageError?

@@ -25,8 +25,8 @@ struct NetworkSettings: ParsableArguments {
         let concurrency = try concurrency.value("--concurrency", hint: "give 1 or more") { $0 >= 1 }
         var configuration = ImageDownloader.Configuration(maxConcurrentDownloads: concurrency)
         if let timeout {
-            let seconds = try timeout.value("--timeout", hint: "give a positive number of seconds") {
-                $0 > 0 && $0.isFinite
+            let seconds = try timeout.value("--timeout", hint: "give a positive number of seconds, at most 1e9") {
+                $0 > 0 && $0 <= 1e9
             }
             let total = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
             configuration.totalDownloadTimeout = total
@@ -44,15 +44,20 @@ struct NetworkSettings: ParsableArguments {
     }
 }
 
-/// The URLs a user typed, checked before any loading: only absolute http, https and file URLs pass.
+/// The URLs a user typed, checked before any loading: only absolute http, https and file URLs pass, http(s) ones
+/// through the library's ``URLValidation`` (host and port), the check the downloader makes too.
 enum URLArgument {
-    /// The URL, or nil when `text` is not an absolute http(s) URL with a host or a file URL.
-    static func parse(_ text: String) -> URL? {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return nil }
+    /// The URL, or 1000 invalidURL saying what is wrong with `text`.
+    static func check(_ text: String) -> Result<URL, WebImageError> {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            return .failure(.invalidURL(text))
+        }
         switch scheme {
-        case "http", "https": return (url.host?.isEmpty ?? true) ? nil : url
-        case "file": return url.path.isEmpty ? nil : url
-        default: return nil
+        case "http", "https":
+            if let problem = URLValidation.problem(with: url) { return .failure(URLValidation.invalid(url, problem)) }
+            return .success(url)
+        case "file": return url.path.isEmpty ? .failure(.invalidURL(text)) : .success(url)
+        default: return .failure(.invalidURL(text))
         }
     }
 }

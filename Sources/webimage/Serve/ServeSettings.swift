@@ -56,8 +56,15 @@ struct ServeSettings {
             throw CLIFailure(subject: option,
                              reason: "bad value '\(text)': give a \(allowZero ? "" : "positive ")whole number")
         }
+        guard number <= maxSetting else {
+            throw CLIFailure(subject: option, reason: "bad value '\(text)': give at most \(maxSetting)")
+        }
         return number
     }
+
+    /// The largest number a setting takes: seconds, milliseconds and bytes below it convert to every clock and
+    /// integer type the libraries take (NIO's `TimeAmount` traps past Int64 nanoseconds) without overflow.
+    static let maxSetting = 1_000_000_000
 
     /// `paths` when every one is a readable file (checked now, not at the first https source).
     static func readableFiles(_ paths: [String], option: String) throws -> [String] {
