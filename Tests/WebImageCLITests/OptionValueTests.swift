@@ -40,9 +40,9 @@ import Testing
     @Test func badFetchValuesNameTheOptionAndTheValue() async throws {
         let url = "http://127.0.0.1:9/a.png"
         try await expectOneLine(["fetch", url, "--timeout", "-1"],
-                                "webimage: --timeout: bad value '-1': give a positive number of seconds")
+                                "webimage: --timeout: bad value '-1': give a positive number of seconds, at most 1e9")
         try await expectOneLine(["fetch", url, "--timeout", "0"],
-                                "webimage: --timeout: bad value '0': give a positive number of seconds")
+                                "webimage: --timeout: bad value '0': give a positive number of seconds, at most 1e9")
         try await expectOneLine(["fetch", url, "--quality", "-1"],
                                 "webimage: --quality: bad value '-1': give a number from 0 to 1")
         try await expectOneLine(["fetch", url, "--thumbnail", "0x0"],
@@ -50,7 +50,7 @@ import Testing
         try await expectOneLine(["fetch", url, "--concurrency", "-2"],
                                 "webimage: --concurrency: bad value '-2': give 1 or more")
         try await expectOneLine(["prefetch", url, "--timeout", "soon"],
-                                "webimage: --timeout: bad value 'soon': give a positive number of seconds")
+                                "webimage: --timeout: bad value 'soon': give a positive number of seconds, at most 1e9")
     }
 
     @Test func cacheTrimTakesANegativeAgeAndRefusesANegativeSize() async throws {

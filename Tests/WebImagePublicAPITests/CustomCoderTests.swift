@@ -9,7 +9,16 @@ enum Tone: ImageCoderOptionKey {
 }
 
 /// A custom format ("TONE", width, height): solid grey at the ``Tone`` the decode options carry.
+///
+/// With `finishes` false it builds its `Image` directly, as a coder written without SDWebImage's helpers would,
+/// and never records the options itself.
 final class ToneCoder: ImageCoding {
+    let finishes: Bool
+
+    init(finishes: Bool = true) {
+        self.finishes = finishes
+    }
+
     static func bytes(width: UInt8, height: UInt8) -> Data { Data(Array("TONE".utf8) + [width, height]) }
 
     func canDecode(_ data: Data) -> Bool { data.count == 6 && data.prefix(4).elementsEqual("TONE".utf8) }
@@ -20,7 +29,8 @@ final class ToneCoder: ImageCoding {
         let level = UInt8((options.coderOptions[Tone.self] * 255).rounded())
         let pixels = PixelBuffer(width: size.width, height: size.height, format: .rgba8,
                                  bytes: (0..<size.pixelCount).flatMap { _ in [level, level, level, 255] })
-        return options.finish(Image(pixels: pixels, hasAlpha: false), sourceSize: size)
+        let image = Image(pixels: pixels, hasAlpha: false)
+        return finishes ? options.finish(image, sourceSize: size) : image
     }
 
     func canEncode(to format: ImageFormat) -> Bool { false }
@@ -33,10 +43,11 @@ final class ToneCoder: ImageCoding {
 /// SDWebImage's `imageDecodeOptions` pass-through, its context-level scale factor and `sd_decodeOptions`.
 @Suite struct CustomCoderTests {
     /// A manager whose downloader and cache both know the TONE format, serving `/tone` from a loopback server.
-    static func withToneManager(_ body: (ImageManager, URL, TestHTTPServer) async throws -> Void) async throws {
+    static func withToneManager(_ coder: ToneCoder = ToneCoder(),
+                                _ body: (ImageManager, URL, TestHTTPServer) async throws -> Void) async throws {
         let server = try await TestHTTPServer.start()
         server.route("/tone", TestResponse(body: ToneCoder.bytes(width: 4, height: 2)))
-        let coders = CodersManager(coders: CodersManager.shared.coders + [ToneCoder()])
+        let coders = CodersManager(coders: CodersManager.shared.coders + [coder])
         let downloader = ImageDownloader(coders: coders)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tone-\(UUID().uuidString)")
         let cache = ImageCache(namespace: "tone", directory: directory, coders: coders)
@@ -68,16 +79,26 @@ final class ToneCoder: ImageCoding {
         #expect(options == ImageCoderOptions())
     }
 
-    @Test func aCustomCoderReadsItsOptionAndTheImageRecordsIt() async throws {
-        try await Self.withToneManager { manager, url, _ in
-            let result = try await manager.image(for: url, context: Self.context(tone: 0.2))
+    /// The loader and the cache record the options whichever coder decoded, as SDWebImage's
+    /// `SDImageLoaderDecodeImageData` and `SDImageCacheDecodeImageData` do (SDWebImageManagerTests
+    /// `test20ThatContextPassDecodeOptionsWorks`): from the network, then from disk in a fresh manager.
+    @Test(arguments: [true, false])
+    func aCustomCoderReadsItsOptionAndTheImageRecordsIt(finishes: Bool) async throws {
+        try await Self.withToneManager(ToneCoder(finishes: finishes)) { manager, url, _ in
+            let result = try await manager.image(for: url, options: .waitStoreCache, context: Self.context(tone: 0.2))
+            #expect(result.cacheType == .none)
             #expect(result.image.pixels.rgba8(x: 3, y: 1) == [51, 51, 51, 255])
             #expect(result.image.decodeOptions?.coderOptions[Tone.self] == 0.2)
+            await manager.imageCache.clear(cacheType: .memory)
+            let fromDisk = try await manager.image(for: url, context: Self.context(tone: 0.6))
+            #expect(fromDisk.cacheType == .disk)
+            #expect(fromDisk.image.decodeOptions?.coderOptions[Tone.self] == 0.6)
         }
     }
 
-    @Test func aMemoryHitDecodedWithOtherCoderOptionsIsDecodedAgain() async throws {
-        try await Self.withToneManager { manager, url, server in
+    @Test(arguments: [true, false])
+    func aMemoryHitDecodedWithOtherCoderOptionsIsDecodedAgain(finishes: Bool) async throws {
+        try await Self.withToneManager(ToneCoder(finishes: finishes)) { manager, url, server in
             _ = try await manager.image(for: url, options: .waitStoreCache, context: Self.context(tone: 0.2))
             let other = try await manager.image(for: url, context: Self.context(tone: 1))
             #expect(other.cacheType == .disk)

@@ -37,12 +37,14 @@ import WebImage
         let configuration = ProxyHarness.configuration {
             $0.workers = 1
             $0.queueSize = 1
-            $0.downloadIdleTimeout = .seconds(10)
-            $0.downloadTimeout = .seconds(10)
+            $0.downloadIdleTimeout = .seconds(20)
+            $0.downloadTimeout = .seconds(20)
         }
         try await ProxyHarness.with(configuration) { harness in
+            // Slow enough that the first two still hold the worker and the queue when the third arrives, even
+            // on a loaded machine (a 4 s origin was once outrun by an 11 s request).
             for path in ["/slow1.jpg", "/slow2.jpg", "/slow3.jpg"] {
-                harness.serve(path, try Fixtures.jpeg(40, 30), delay: .seconds(4))
+                harness.serve(path, try Fixtures.jpeg(40, 30), delay: .seconds(8))
             }
             let first = Task { try await harness.get(harness.signedPath("w:20", source: "/slow1.jpg")) }
             #expect(await eventually { harness.proxy.limiter.load == (1, 0) })
@@ -53,7 +55,7 @@ import WebImage
             let refused = try await harness.get(harness.signedPath("w:20", source: "/slow3.jpg"))
             #expect(refused.status == 429)
             #expect(refused.header("Retry-After") == "1")
-            // At once: well before a worker could free up (the origin takes 4 s).
+            // At once: well before a worker could free up (the origin takes 8 s).
             #expect(ContinuousClock.now - started < .seconds(2))
             #expect(harness.origin.requestCount(for: "/slow3.jpg") == 0)
             #expect(try await first.value.status == 200)

@@ -70,7 +70,7 @@ extension DownloadOperation {
                             .compactMap(\.partialImage)
                         : []
                 }
-                let partial = image.isIncremental ? image : image.with(isIncremental: true)
+                let partial = image.with(isIncremental: true, decodeOptions: image.decodeOptions ?? job.options)
                 for handler in recipients { handler(partial) }
             }
             let pending = self.state.withLock { state in

@@ -46,7 +46,7 @@ public final class CodersManager: ImageCoding, Sendable {
             if format == .undefined, let hint = options.typeHint { format = hint }
             throw WebImageError.badImageData(.unsupportedFormat(format))
         }
-        return try coder.decode(data, options: options)
+        return try coder.decode(data, options: options).recordingDecodeOptions(options)
     }
 
     /// Decodes with the coder that reads these bytes, writing into `buffer` where that coder can (see
@@ -54,7 +54,7 @@ public final class CodersManager: ImageCoding, Sendable {
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
         guard let coder = decoder(for: data) else { return try decode(data, options: options) }
-        return try coder.decode(data, reusing: &buffer, options: options)
+        return try coder.decode(data, reusing: &buffer, options: options).recordingDecodeOptions(options)
     }
 
     public func canEncode(to format: ImageFormat) -> Bool { encoder(for: format) != nil }

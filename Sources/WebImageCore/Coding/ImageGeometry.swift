@@ -5,10 +5,12 @@ public enum ImageGeometry {
     /// The thumbnail size for `source` asked to fit `requested`.
     ///
     /// Keeping the aspect ratio, the side that limits is exactly the requested one and the other is rounded
-    /// up (5250×3450 into 400×300 → 400×263), and nothing is enlarged (80×60 into 400×400 stays 80×60).
-    /// Without it the result is exactly `requested` (a stretched thumbnail).
+    /// up (5250×3450 into 400×300 → 400×263). Without it the result is exactly `requested` (a stretched
+    /// thumbnail, as SDWebImage's ImageIO coder gives). Either way an image that already fits inside `requested`
+    /// keeps its size (80×60 into 400×400 stays 80×60, stretched or not).
     public static func thumbnailSize(source: PixelSize, requested: PixelSize, preserveAspectRatio: Bool) -> PixelSize {
         guard source.width > 0, source.height > 0, requested.width > 0, requested.height > 0 else { return source }
+        guard source.width > requested.width || source.height > requested.height else { return source }
         guard preserveAspectRatio else { return requested }
         let size = scaledSize(imageSize: CGSize(width: source.width, height: source.height),
                               scaleSize: CGSize(width: requested.width, height: requested.height),

@@ -114,4 +114,10 @@ public final class Image: Sendable {
               animatedImageData: frames == nil ? animatedImageData : nil, iccProfile: iccProfile ?? self.iccProfile,
               colorProfileIssue: colorProfileIssue ?? self.colorProfileIssue)
     }
+
+    /// This image stamped with `options` when its coder recorded none: SDWebImage's loader and cache set
+    /// `sd_decodeOptions` after whichever coder decoded, so a custom coder need not know about it.
+    public func recordingDecodeOptions(_ options: ImageDecodeOptions) -> Image {
+        decodeOptions == nil ? with(decodeOptions: options) : self
+    }
 }
