@@ -4,27 +4,26 @@ import WebImage
 /// What `/info` tells about a source.
 struct SourceInfo: Codable, Sendable {
     var format: String
-    /// As the decoder delivers it, before any orientation it reports (see ``SourceHeader/size``).
+    /// As the decoder delivers it, before any orientation it reports (``ImageHeader/pixelSize``).
     var width: Int
     var height: Int
     var frames: Int
 }
 
 extension ImageProxy {
-    /// The answer to `/info/<signature>/<options>/<source>`: the source's format, size and frame count as JSON.
+    /// The answer to `/info/<signature>/<options>/<source>`: the source's format, size and frame count as JSON,
+    /// from its header alone (no pixel is decoded; the source limits are checked as for an image).
     /// Signed like an image URL (the signature covers the path after it); the options are checked, not applied.
     public func info(_ request: ProxyRequest) async -> ProxyResponse {
         do throws(ProxyError) {
             guard request.path.hasPrefix("/info/") else { throw .badRequest("not an info path") }
             let job = try job(for: request.path.dropFirst("/info".count), accept: nil)
             guard !isStoppingNow else { throw .unavailable("the service is shutting down") }
-            let maxPixels = configuration.maxSourcePixels
-            let info = try await withSource(job.source) { data throws(ProxyError) in
-                let header = try SourceHeader(data)
-                let animation = try? CodersManager.shared.animatedDecoder(for: data,
-                                                                          options: ImageDecodeOptions(maxPixelCount: maxPixels))
-                return SourceInfo(format: header.format.rawValue, width: header.size.width,
-                                  height: header.size.height, frames: max(1, animation?.frameCount ?? 1))
+            let processor = self.processor
+            let info = try await withSource(job.source) { source throws(ProxyError) in
+                let header = try processor.header(of: source)
+                return SourceInfo(format: header.format.rawValue, width: header.pixelSize.width,
+                                  height: header.pixelSize.height, frames: header.frameCount)
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys

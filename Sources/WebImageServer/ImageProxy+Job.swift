@@ -82,8 +82,8 @@ extension ImageProxy {
 
     private func process(_ job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
         let processor = self.processor, statistics = self.statistics
-        let result = try await withSource(job.source) { data throws(ProxyError) in
-            let made = try processor.process(data, options: job.options, format: job.format,
+        let result = try await withSource(job.source) { source throws(ProxyError) in
+            let made = try processor.process(source, options: job.options, format: job.format,
                                              timing: statistics.instruments)
             statistics.record(\.encodes)
             return ProcessedResult(data: made.data, format: made.format)
@@ -95,10 +95,10 @@ extension ImageProxy {
     /// Runs `body` over the bytes of `source` on a worker thread, holding a worker slot from before the
     /// download until `body` really ends (even past the processing timeout, which only stops the waiting).
     func withSource<Value: Sendable>(_ source: URL,
-                                     _ body: @escaping @Sendable (Data) throws(ProxyError) -> Value)
+                                     _ body: @escaping @Sendable (SourceBytes) throws(ProxyError) -> Value)
         async throws(ProxyError) -> Value {
         try await limiter.acquire()
-        let data: Data
+        let data: SourceBytes
         do throws(ProxyError) {
             data = try await sources.data(for: source)
         } catch {

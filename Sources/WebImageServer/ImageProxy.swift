@@ -55,12 +55,13 @@ public final class ImageProxy: Sendable {
         sources = SourceStore(downloader: downloader,
                               disk: directory.map { DiskCache(directory: $0.appendingPathComponent("sources"),
                                                               configuration: diskConfiguration) },
-                              shared: shared, downloadTimeout: configuration.downloadTimeout, statistics: statistics)
+                              shared: shared, downloadTimeout: configuration.downloadTimeout, statistics: statistics,
+                              coders: configuration.coders)
         results = ResultCache(memoryLimit: configuration.memoryCacheBytes,
                               disk: directory.map { DiskCache(directory: $0.appendingPathComponent("results"),
                                                               configuration: diskConfiguration) },
                               shared: shared)
-        processor = ImageProcessor(coders: .shared, maxSourcePixels: configuration.maxSourcePixels,
+        processor = ImageProcessor(coders: configuration.coders, maxSourcePixels: configuration.maxSourcePixels,
                                    limits: ProcessingPlan.Limits(maxSide: configuration.maxOutputSide,
                                                                  maxPixels: configuration.maxOutputPixels),
                                    defaultQuality: configuration.defaultQuality)

@@ -79,14 +79,20 @@ import WebImage
         #expect(lateFinish.isEmpty)
     }
 
+    /// The processor reads a source's header through its coders, and refuses what none of them reads.
     @Test func headers() throws {
-        #expect(try SourceHeader(Fixtures.jpeg(37, 21)).size == PixelSize(width: 37, height: 21))
-        #expect(try SourceHeader(Fixtures.png(5, 9)).size == PixelSize(width: 5, height: 9))
-        #expect(try SourceHeader(Fixtures.animatedGIF(12, 7)).size == PixelSize(width: 12, height: 7))
+        let processor = ImageProcessor(coders: .shared, maxSourcePixels: 1 << 30,
+                                       limits: ProcessingPlan.Limits(maxSide: 8192, maxPixels: 1 << 24), defaultQuality: 80)
+        func header(_ data: Data) throws(ProxyError) -> ImageHeader { try processor.header(of: SourceBytes(data: data)) }
+        #expect(try header(Fixtures.jpeg(37, 21)).pixelSize == PixelSize(width: 37, height: 21))
+        #expect(try header(Fixtures.png(5, 9)).pixelSize == PixelSize(width: 5, height: 9))
+        #expect(try header(Fixtures.animatedGIF(12, 7)).pixelSize == PixelSize(width: 12, height: 7))
         let webp = try Fixtures.encode(Image(pixels: Fixtures.pixels(33, 17)), .webp)
-        let header = try SourceHeader(webp)
-        #expect(header.format == .webp && header.size == PixelSize(width: 33, height: 17))
-        #expect(throws: ProxyError.self) { try SourceHeader(Data("hello".utf8)) }
+        let read = try header(webp)
+        #expect(read.format == .webp && read.pixelSize == PixelSize(width: 33, height: 17))
+        #expect(throws: ProxyError.unprocessable("the source is not an image")) { try header(Data("hello".utf8)) }
+        let known = ImageHeader(format: .png, pixelSize: PixelSize(width: 1, height: 2), hasAlpha: true)
+        #expect(try processor.header(of: SourceBytes(data: Data("hello".utf8), header: known)) == known)
     }
 
     @Test func resultKeysIgnoreTheSignatureAndNormaliseAliases() throws {

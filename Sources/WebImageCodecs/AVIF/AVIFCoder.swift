@@ -17,7 +17,7 @@ import WebImageCore
 /// let image = try AVIFCoder().decode(data, options: ImageDecodeOptions(thumbnailPixelSize: .init(width: 200, height: 200)))
 /// let lossless = try AVIFCoder().encode(image, as: .avif, options: ImageEncodeOptions(lossless: true))
 /// ```
-public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding {
+public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageHeaderReading {
     /// A coder; it holds no state, so one instance can serve every thread.
     public init() {}
 
@@ -38,6 +38,15 @@ public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding {
     /// from it. A sequence decodes as usual and leaves `buffer` alone.
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
         try RasterStore.reusing(&buffer) { store in try AVIFDecoding.decode(data, store: &store, options: options) }
+    }
+
+    /// The container as libavif parses it (no AV1 decoding): the displayed size after `clap`, `irot` and `imir`,
+    /// which decoding applies, the coded size, the frame count of a sequence, alpha, depth and colour.
+    public func header(_ data: Data) throws -> ImageHeader {
+        let session = try AVIFDecoderSession(data, options: ImageDecodeOptions(maxPixelCount: .max))
+        return ImageHeader(format: .avif, pixelSize: session.geometry.displaySize, codedSize: session.codedSize,
+                           frameCount: session.frameCount, hasAlpha: session.hasAlpha, bitDepth: session.depth,
+                           hasColorDescription: session.color.differsFromSRGB)
     }
 
     /// Whether a download starting with these bytes is AVIF (the decoder shows nothing until it is complete).
@@ -74,10 +83,7 @@ public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding {
         guard format == .avif else {
             throw WebImageError.encodingFailed(format: format, reason: "AVIFCoder only writes AVIF")
         }
-        let frames = (options.firstFrameOnly ? [image.frames[0]] : image.frames).map { frame in
-            ImageFrame(pixels: EncoderInput.fitted(frame.pixels, options: options), duration: frame.duration)
-        }
-        return try AVIFEncoder.encode(frames, orientation: image.orientation, iccProfile: image.iccProfile,
+        return try AVIFEncoder.encode(options.frames(of: image), orientation: image.orientation, iccProfile: image.iccProfile,
                                       options: options)
     }
 }

@@ -4,6 +4,18 @@ import WebImageCore
 enum EmbeddedColor: Sendable {
     case icc([UInt8])
     case nclx(NCLXColor)
+
+    /// Whether decoding converts from it: an ICC profile, or `nclx` code points other than sRGB's.
+    var differsFromSRGB: Bool {
+        switch self {
+        case .icc: true
+        case .nclx(let nclx):
+            switch nclx.profile {
+            case .success(let profile): profile != nil
+            case .failure: true
+            }
+        }
+    }
 }
 
 extension ColorManagement {

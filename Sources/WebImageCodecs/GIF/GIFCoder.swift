@@ -13,7 +13,7 @@ import WebImageCore
 /// let image = try GIFCoder().decode(data, options: .init())
 /// print(image.frameCount, image.frameDurations, image.loopCount)
 /// ```
-public final class GIFCoder: ProgressiveImageCoding, AnimatedImageCoding {
+public final class GIFCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageHeaderReading {
     /// A stateless coder; one instance can serve every thread.
     public init() {}
 
@@ -35,6 +35,11 @@ public final class GIFCoder: ProgressiveImageCoding, AnimatedImageCoding {
     }
 
     /// True for ``ImageFormat/gif`` only.
+    /// The screen size, and the frame count and transparency from the records, skipping their pixels.
+    public func header(_ data: Data) throws -> ImageHeader {
+        try GIFImageHeader.read(data)
+    }
+
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .gif
     }

@@ -5,19 +5,13 @@ import WebImageCore
 /// ``GIFFrameOptimizer`` when animated, written by ``GIFWriter``.
 enum GIFEncoder {
     static func encode(_ image: Image, options: ImageEncodeOptions) throws -> Data {
-        let source = options.firstFrameOnly ? [image.frames[0]] : image.frames
-        var size = image.pixelSize
-        if let limit = options.maxPixelSize {
-            size = ImageGeometry.thumbnailSize(source: size, requested: limit, preserveAspectRatio: true)
-        }
+        let source = options.frames(of: image)
+        let size = source[0].pixels.size
         guard size.width <= 0xFFFF, size.height <= 0xFFFF else {
             throw WebImageError.encodingFailed(format: .gif, reason: "GIF is limited to 65535×65535 pixels; \(size) is larger")
         }
         let isAnimated = source.count > 1
-        let rasters = source.map { frame in
-            let pixels = frame.pixels.converted(to: .rgba8)
-            return pixels.size == size ? pixels : Resampler.resample(pixels, to: size)
-        }
+        let rasters = source.map { $0.pixels.converted(to: .rgba8) }
         let indexed = GIFColorQuantizer.quantize(rasters, effort: options.resolvedEffort)
         let frames = isAnimated
             ? GIFFrameOptimizer.records(for: indexed, size: size, delays: source.map { centiseconds($0.duration) })

@@ -1,3 +1,4 @@
+import CHEIF
 import Foundation
 import WebImageCore
 
@@ -19,7 +20,7 @@ import WebImageCore
 /// let image = try HEIFCoder().decode(data, options: ImageDecodeOptions())
 /// let heic = try HEIFCoder().encode(image, as: .heic, options: ImageEncodeOptions(quality: 0.8))
 /// ```
-public final class HEIFCoder: ProgressiveImageCoding {
+public final class HEIFCoder: ProgressiveImageCoding, ImageHeaderReading {
     /// A coder; it holds no state, so one instance can serve every thread.
     public init() {}
 
@@ -52,6 +53,20 @@ public final class HEIFCoder: ProgressiveImageCoding {
     }
 
     /// True for ``ImageFormat/heic`` and ``ImageFormat/heif`` (both written as HEVC-coded HEIC).
+    /// The primary image as libheif reads the boxes (no HEVC decoding): its displayed size (libheif applies
+    /// `clap`, `irot` and `imir`), its `ispe` size, alpha, depth and colour.
+    public func header(_ data: Data) throws -> ImageHeader {
+        try data.withUnsafeBytes { bytes in
+            let file = try HEIFFile(bytes, options: ImageDecodeOptions(maxPixelCount: .max))
+            let coded = PixelSize(width: Int(heif_image_handle_get_ispe_width(file.primary)),
+                                  height: Int(heif_image_handle_get_ispe_height(file.primary)))
+            return ImageHeader(format: HEIFDecoding.format(of: data), pixelSize: file.displaySize,
+                               codedSize: coded.pixelCount > 0 ? coded : file.displaySize, hasAlpha: file.hasAlpha,
+                               bitDepth: max(8, Int(heif_image_handle_get_luma_bits_per_pixel(file.primary))),
+                               hasColorDescription: HEIFDecoding.embeddedColor(of: file.primary)?.differsFromSRGB ?? false)
+        }
+    }
+
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .heic || format == .heif
     }
@@ -63,7 +78,7 @@ public final class HEIFCoder: ProgressiveImageCoding {
         guard canEncode(to: format) else {
             throw WebImageError.encodingFailed(format: format, reason: "HEIFCoder only writes HEIC")
         }
-        let pixels = EncoderInput.fitted(image.frames[0].pixels, options: options)
+        let pixels = options.frames(of: image, firstOnly: true)[0].pixels
         return try HEIFEncoder.encode(pixels, orientation: image.orientation, iccProfile: image.iccProfile,
                                       options: options)
     }

@@ -7,7 +7,7 @@ import WebImageCore
 /// converted to sRGB or attached).
 enum HEIFDecoding {
     static func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
-        let format: ImageFormat = ImageFormat(sniffing: data) == .heic ? .heic : .heif
+        let format = format(of: data)
         return try data.withUnsafeBytes { bytes in
             let file = try HEIFFile(bytes, options: options)
             let target = options.targetSize(forSource: file.displaySize)
@@ -23,6 +23,11 @@ enum HEIFDecoding {
             return options.finish(image(&pixels, color: primaryColor, format: format, file: file, options: options),
                                   sourceSize: file.displaySize)
         }
+    }
+
+    /// HEIC for HEVC brands, else HEIF.
+    static func format(of data: Data) -> ImageFormat {
+        ImageFormat(sniffing: data) == .heic ? .heic : .heif
     }
 
     /// The image of `pixels`, converted from `color` to sRGB or carrying its profile, as the options say.

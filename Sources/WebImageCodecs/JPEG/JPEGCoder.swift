@@ -12,7 +12,7 @@ import WebImageCore
 /// let thumbnail = try JPEGCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 400, height: 300)))
 /// let bytes = try JPEGCoder().encode(thumbnail, as: .jpeg, options: .init(quality: 0.8))
 /// ```
-public final class JPEGCoder: ProgressiveImageCoding {
+public final class JPEGCoder: ProgressiveImageCoding, ImageHeaderReading {
     /// A stateless coder; one instance can decode and encode on any number of threads at once.
     public init() {}
 
@@ -35,6 +35,11 @@ public final class JPEGCoder: ProgressiveImageCoding {
     /// decode it is resampled from.
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
         try RasterStore.reusing(&buffer) { store in try JPEGDecoding.decode(data, store: &store, options: options) }
+    }
+
+    /// The frame size, orientation and profile, from the markers before the first scan.
+    public func header(_ data: Data) throws -> ImageHeader {
+        try JPEGFrameHeader.header(data)
     }
 
     /// Only JPEG.

@@ -21,20 +21,12 @@ enum JPEGDecoding {
             throw WebImageError.badImageData(.empty)
         }
         let size = UInt(raw.count)
-        let markers = JPEGMarkers(scanning: raw)
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        let headerStatus = tjDecompressHeader3(handle.raw, base, size, &width, &height, &subsampling, &colorspace)
-        // A header that only warned (stray bytes between markers) is still usable; one without a frame
-        // size is not, whatever the status says.
-        if width <= 0 || height <= 0 || (headerStatus != 0 && !JPEGErrors.isWarning(handle.message)) {
-            throw markers.endsBeforeScan ? WebImageError.badImageData(.truncated) : JPEGErrors.corrupt(handle.message)
-        }
-        let source = PixelSize(width: Int(width), height: Int(height))
+        let frame = try JPEGFrameHeader(raw, handle: handle)
+        let markers = frame.markers, source = frame.size, isCMYK = frame.isCMYK
         try options.checkPixelCount(width: source.width, height: source.height)
 
         let scaling = JPEGScaling(source: source, target: options.targetSize(forSource: source))
         let output = scaling.scaledSize(source)
-        let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
         let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
         let profile = markers.iccProfile
         if !isCMYK, output.width * output.height >= JPEGBandedDecoding.minimumPixelCount,

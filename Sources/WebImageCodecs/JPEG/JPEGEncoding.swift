@@ -8,11 +8,7 @@ enum JPEGEncoding {
     /// Encodes the first frame as SDWebImage does: quality × 100, shrunk to `maxPixelSize`, and with
     /// `maxFileSize` the highest quality whose output fits (else the smallest output).
     static func encode(_ image: Image, options: ImageEncodeOptions) throws -> Data {
-        var pixels = image.pixels.converted(to: .rgba8)
-        if let limit = options.maxPixelSize, limit.width > 0, limit.height > 0 {
-            let size = ImageGeometry.thumbnailSize(source: pixels.size, requested: limit, preserveAspectRatio: true)
-            pixels = Resampler.resample(pixels, to: size)
-        }
+        var pixels = options.frames(of: image, firstOnly: true)[0].pixels.converted(to: .rgba8)
         if image.hasAlpha { pixels = flatten(pixels, onto: options.backgroundColor ?? .white) }
         let handle = try TurboJPEGHandle(forDecoding: false)
         let quality = max(1, min(100, Int((options.quality * 100).rounded())))

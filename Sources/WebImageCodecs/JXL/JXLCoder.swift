@@ -16,13 +16,25 @@ import WebImageCore
 /// let image = try JXLCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 256, height: 256)))
 /// let lossless = try JXLCoder().encode(image, as: .jxl, options: .init(lossless: true))
 /// ```
-public final class JXLCoder: ProgressiveImageCoding, AnimatedImageCoding {
+public final class JXLCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageHeaderReading {
     /// A coder; it holds no state, so one instance can serve every thread.
     public init() {}
 
     /// Whether the bytes start with a JPEG XL codestream (`FF 0A`) or container signature.
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat(sniffing: data) == .jxl
+    }
+
+    /// The codestream's basic info and colour encoding, and for an animation the frame headers (libjxl decodes
+    /// no pixels for either): the stored size, the orientation decoding reports, frames, alpha and depth.
+    public func header(_ data: Data) throws -> ImageHeader {
+        let unlimited = ImageDecodeOptions(maxPixelCount: .max, maxFrameCount: .max, maxAnimationPixelCount: .max)
+        let reader = try JXLFrameReader(data, options: unlimited)
+        let header = reader.header
+        let frameCount = header.isAnimated ? try JXLFrameIndex.durations(of: data, header: header, options: unlimited).count : 1
+        return ImageHeader(format: .jxl, pixelSize: header.size, orientation: header.orientation,
+                           frameCount: max(1, frameCount), hasAlpha: header.hasAlpha, bitDepth: header.bitsPerSample,
+                           hasColorDescription: reader.iccProfile != nil)
     }
 
     /// Decodes a still (or an animation's first frame with `firstFrameOnly`) or every frame of an animation;
@@ -67,19 +79,9 @@ public final class JXLCoder: ProgressiveImageCoding, AnimatedImageCoding {
         guard format == .jxl else {
             throw WebImageError.encodingFailed(format: format, reason: "JXLCoder only writes JPEG XL")
         }
-        let frames = (options.firstFrameOnly ? [image.frames[0]] : image.frames).map { frame in
-            ImageFrame(pixels: prepared(frame.pixels, options: options), duration: frame.duration)
-        }
-        return try JXLEncoder.encode(frames, orientation: image.orientation,
+        return try JXLEncoder.encode(options.frames(of: image), orientation: image.orientation,
                                      loopCount: options.loopCount ?? image.loopCount,
                                      iccProfile: image.iccProfile.map { [UInt8]($0) },
                                      options: options)
-    }
-
-    /// Shrunk to fit `maxPixelSize` when that is smaller.
-    private func prepared(_ pixels: PixelBuffer, options: ImageEncodeOptions) -> PixelBuffer {
-        guard let limit = options.maxPixelSize, limit.width > 0, limit.height > 0 else { return pixels }
-        let size = ImageGeometry.thumbnailSize(source: pixels.size, requested: limit, preserveAspectRatio: true)
-        return size == pixels.size ? pixels : Resampler.resample(pixels, to: size)
     }
 }

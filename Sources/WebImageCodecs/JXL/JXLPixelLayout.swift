@@ -28,6 +28,8 @@ struct JXLHeader {
     /// Seconds per animation tick (`tps_denominator / tps_numerator`).
     let secondsPerTick: Double
     let pixelFormat: PixelFormat
+    /// Bits per colour sample as coded (32 for float).
+    let bitsPerSample: Int
 
     init(_ info: JxlBasicInfo) {
         size = PixelSize(width: Int(info.xsize), height: Int(info.ysize))
@@ -38,5 +40,6 @@ struct JXLHeader {
         secondsPerTick = info.animation.tps_numerator > 0
             ? Double(info.animation.tps_denominator) / Double(info.animation.tps_numerator) : 0
         pixelFormat = JXLPixelLayout.pixelFormat(for: info)
+        bitsPerSample = Int(info.bits_per_sample)
     }
 }

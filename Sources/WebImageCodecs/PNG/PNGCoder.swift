@@ -16,7 +16,7 @@ import WebImageCore
 /// let image = try PNGCoder().decode(data, options: .init())
 /// let png = try PNGCoder().encode(image, as: .png, options: .init())
 /// ```
-public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
+public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageHeaderReading {
     /// A coder; it holds no state, so one instance can serve every thread.
     public init() {}
 
@@ -97,6 +97,11 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding {
     }
 
     /// True for `.png`.
+    /// Size, frames, alpha, bit depth, orientation and colour from the chunks before the image data.
+    public func header(_ data: Data) throws -> ImageHeader {
+        try PNGHeader.imageHeader(data)
+    }
+
     public func canEncode(to format: ImageFormat) -> Bool { format == .png }
 
     /// Writes a PNG, or an APNG when the image has several frames (and `firstFrameOnly` is off).

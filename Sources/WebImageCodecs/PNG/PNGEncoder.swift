@@ -9,8 +9,8 @@ import WebImageCore
 /// An attached ``Image/iccProfile`` is written as an `iCCP` chunk right after IHDR.
 enum PNGEncoder {
     static func encode(_ image: Image, options: ImageEncodeOptions) throws -> Data {
-        let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
-        let rasters = frames.map { prepare($0.pixels, maxPixelSize: options.maxPixelSize) }
+        let frames = options.frames(of: image)
+        let rasters = frames.map { $0.pixels.converted(to: .rgba8) }
         let hasAlpha = image.hasAlpha && rasters.contains { $0.containsTransparency }
         let effort = options.resolvedEffort
         var png = rasters.count == 1
@@ -22,14 +22,6 @@ enum PNGEncoder {
             png.insert(contentsOf: try PNGICCWriter.chunk(for: [UInt8](profile)), at: 33)
         }
         return Data(png)
-    }
-
-    /// The raster as RGBA8, shrunk to fit `maxPixelSize` (keeping the aspect ratio, never enlarged).
-    static func prepare(_ pixels: PixelBuffer, maxPixelSize: PixelSize?) -> PixelBuffer {
-        let pixels = pixels.converted(to: .rgba8)
-        guard let maxPixelSize else { return pixels }
-        let target = ImageGeometry.thumbnailSize(source: pixels.size, requested: maxPixelSize, preserveAspectRatio: true)
-        return Resampler.resample(pixels, to: target)
     }
 
     /// One PNG stream of an RGBA8 raster, with an alpha channel only when `alpha`.

@@ -109,7 +109,15 @@ final class WebPAnimationReader {
 
     /// Refuses an animation over the options' frame-count or total-pixel limits, reading only the container.
     private static func checkLimits(_ data: Data, options: ImageDecodeOptions) throws {
-        let counts = data.withUnsafeBytes { raw -> (frames: Int, canvas: PixelSize)? in
+        // A container the demuxer rejects fails below, where the animation decoder reports it.
+        guard let counts = containerCounts(data) else { return }
+        try options.checkAnimation(frameCount: options.firstFrameOnly ? min(1, counts.frames) : counts.frames,
+                                   canvas: counts.canvas)
+    }
+
+    /// The frame count and canvas the demuxer reads from the chunks (no pixel decoding); nil when it rejects them.
+    static func containerCounts(_ data: Data) -> (frames: Int, canvas: PixelSize)? {
+        data.withUnsafeBytes { raw -> (frames: Int, canvas: PixelSize)? in
             var webpData = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
             guard let demuxer = WebPDemuxInternal(&webpData, 0, nil, WEBP_DEMUX_ABI_VERSION) else { return nil }
             defer { WebPDemuxDelete(demuxer) }
@@ -117,10 +125,6 @@ final class WebPAnimationReader {
                     PixelSize(width: Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_WIDTH)),
                               height: Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT))))
         }
-        // A container the demuxer rejects fails below, where the animation decoder reports it.
-        guard let counts else { return }
-        try options.checkAnimation(frameCount: options.firstFrameOnly ? min(1, counts.frames) : counts.frames,
-                                   canvas: counts.canvas)
     }
 
     /// Each frame's display time, read from the demuxer's frame headers (no pixel decoding).

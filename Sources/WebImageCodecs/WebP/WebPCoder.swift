@@ -16,7 +16,7 @@ import WebImageCore
 /// let image = try WebPCoder().decode(data, options: ImageDecodeOptions(thumbnailPixelSize: .init(width: 200, height: 200)))
 /// let lossless = try WebPCoder().encode(image, as: .webp, options: ImageEncodeOptions(lossless: true))
 /// ```
-public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
+public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageHeaderReading {
     /// A coder; it holds no state, so one instance can serve every thread.
     public init() {}
 
@@ -46,6 +46,23 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
             return try WebPAnimatedDecoding.decode(data, options: options)
         }
         return try WebPStillDecoder.decode(data, features: features, store: &store, options: options)
+    }
+
+    /// libwebp's bitstream features, and the demuxer's frame count for an animation (no pixel decoding).
+    public func header(_ data: Data) throws -> ImageHeader {
+        let features = try WebPStatus.requiredFeatures(data)
+        var frameCount = 1
+        if features.has_animation != 0 {
+            guard let counts = WebPAnimationReader.containerCounts(data), counts.frames > 0 else {
+                throw WebImageError.badImageData(.corrupt("WebP animation container is invalid or truncated"))
+            }
+            frameCount = counts.frames
+        }
+        return data.withUnsafeBytes { bytes in
+            ImageHeader(format: .webp, pixelSize: features.pixelSize, orientation: WebPOrientationReader.orientation(in: bytes),
+                        frameCount: frameCount, hasAlpha: features.has_alpha != 0,
+                        hasColorDescription: WebPICCReader.profile(in: bytes) != nil)
+        }
     }
 
     /// Whether a download starting with these bytes is WebP (decoded incrementally when still).
@@ -80,21 +97,13 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
         guard format == .webp else {
             throw WebImageError.encodingFailed(format: format, reason: "WebPCoder only writes WebP")
         }
-        let frames = (options.firstFrameOnly ? [image.frames[0]] : image.frames).map { frame in
-            ImageFrame(pixels: prepared(frame.pixels, options: options), duration: frame.duration)
+        let frames = options.frames(of: image).map { frame in
+            ImageFrame(pixels: frame.pixels.converted(to: .rgba8), duration: frame.duration)
         }
         let webp = frames.count > 1
             ? try WebPAnimatedEncoder.encode(frames, loopCount: options.loopCount ?? image.loopCount, options: options)
             : try WebPStillEncoder.encode(frames[0].pixels, options: options)
         guard let profile = image.iccProfile, !profile.isEmpty else { return webp }
         return try WebPICCWriter.attach(profile, to: webp)
-    }
-
-    /// 8-bit RGBA, shrunk to fit `maxPixelSize` when that is smaller.
-    private func prepared(_ pixels: PixelBuffer, options: ImageEncodeOptions) -> PixelBuffer {
-        let eightBit = pixels.converted(to: .rgba8)
-        guard let limit = options.maxPixelSize, limit.width > 0, limit.height > 0 else { return eightBit }
-        let size = ImageGeometry.thumbnailSize(source: eightBit.size, requested: limit, preserveAspectRatio: true)
-        return Resampler.resample(eightBit, to: size)
     }
 }

@@ -49,6 +49,20 @@ public final class CodersManager: ImageCoding, Sendable {
         return try coder.decode(data, options: options).recordingDecodeOptions(options)
     }
 
+    /// The header of `data`, from the coder that reads it: without decoding pixels when that coder is an
+    /// ``ImageHeaderReading`` (every built-in one), else by decoding it at full size.
+    public func header(for data: Data) throws -> ImageHeader {
+        guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
+        guard let coder = decoder(for: data) else {
+            throw WebImageError.badImageData(.unsupportedFormat(ImageFormat(sniffing: data)))
+        }
+        if let reader = coder as? any ImageHeaderReading { return try reader.header(data) }
+        let image = try coder.decode(data, options: ImageDecodeOptions())
+        return ImageHeader(format: image.format, pixelSize: image.pixelSize, orientation: image.orientation,
+                           frameCount: image.frameCount, hasAlpha: image.hasAlpha,
+                           bitDepth: image.pixels.format == .rgba16 ? 16 : 8, hasColorDescription: image.iccProfile != nil)
+    }
+
     /// Decodes with the coder that reads these bytes, writing into `buffer` where that coder can (see
     /// ``ImageDecoding/decode(_:reusing:options:)``).
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {

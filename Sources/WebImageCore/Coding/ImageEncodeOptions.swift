@@ -40,6 +40,19 @@ public struct ImageEncodeOptions: Sendable, Hashable {
         self.effort = effort
     }
 
+    /// The frames an encoder writes: the first alone (with ``firstFrameOnly`` or `firstOnly`) or all of them,
+    /// each shrunk to fit ``maxPixelSize`` (keeping the aspect ratio, never enlarging) in its own pixel format.
+    /// The one place every built-in encoder takes its input from.
+    public func frames(of image: Image, firstOnly: Bool = false) -> [ImageFrame] {
+        let frames = firstOnly || firstFrameOnly ? [image.frames[0]] : image.frames
+        guard let limit = maxPixelSize, limit.width > 0, limit.height > 0 else { return frames }
+        return frames.map { frame in
+            let size = ImageGeometry.thumbnailSize(source: frame.pixels.size, requested: limit, preserveAspectRatio: true)
+            return size == frame.pixels.size ? frame : ImageFrame(pixels: Resampler.resample(frame.pixels, to: size),
+                                                                  duration: frame.duration)
+        }
+    }
+
     /// The effort the encoders apply: ``effort``, or ``ImageEncodeEffort/balanced`` when unset.
     public var resolvedEffort: ImageEncodeEffort { effort ?? .balanced }
 

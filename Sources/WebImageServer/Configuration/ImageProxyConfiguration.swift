@@ -59,6 +59,9 @@ public struct ImageProxyConfiguration: Sendable {
     /// Whether negotiation may choose AVIF (before WebP) for clients that list `image/avif`; false keeps
     /// negotiation to WebP, for services that would rather not pay AVIF's encoding CPU. Default true.
     public var negotiatesAVIF = true
+    /// The coders sources are read, decoded and encoded with: their headers (``ImageHeaderReading``) decide
+    /// which sources are images, and their limits apply. Default `CodersManager.shared` (every built-in coder).
+    public var coders: CodersManager = .shared
     /// `max-age` of successful answers. Default one year (31,536,000 s), with `immutable`.
     public var cacheTTL: Int
     /// `max-age` of 5xx answers, so a CDN retries soon. Default 10 s.

@@ -10,20 +10,22 @@ struct ImageProcessor: Sendable {
     let limits: ProcessingPlan.Limits
     let defaultQuality: Int
 
-    /// The encoded result of `options` applied to `data` and its format (`choice` resolved for the source),
-    /// each stage timed by `timing`.
-    func process(_ data: Data, options: ProcessingOptions, format choice: FormatChoice,
+    /// The encoded result of `options` applied to the source and its format (`choice` resolved for the source),
+    /// each stage timed by `timing`. The header is read here only when fetching the source did not already.
+    func process(_ source: SourceBytes, options: ProcessingOptions, format choice: FormatChoice,
                  timing: ProxyInstruments) throws(ProxyError) -> (data: Data, format: ImageFormat) {
-        let header = try SourceHeader(data)
+        let header = try header(of: source)
         try checkPixels(header.codedSize)
         let named = choice.resolved(source: header.format)
         // Frames are kept for the formats that hold an animation, and when the result decides the format.
         let keepFrames = named.map { $0 == .gif || $0 == .webp || $0 == .png } ?? true
+        let plan = ProcessingPlan(source: uprightSize(header.pixelSize, orientation: header.orientation, rotate: options.rotate),
+                                  options: options, limits: limits)
         let image = try timing.time(.decode) { () throws(ProxyError) in
-            try decode(data, header: header, options: options, keepFrames: keepFrames)
+            try decode(source.data, header: header, plan: plan, keepFrames: keepFrames)
         }
         let result = try timing.time(.process) { () throws(ProxyError) in
-            try transform(image, storedSize: header.size, options: options)
+            try transform(image, storedSize: header.pixelSize, plan: plan, options: options)
         }
         let format = named ?? FormatChoice.fallback(for: result)
         let bytes = try timing.time(.encode) { () throws(ProxyError) in
@@ -32,11 +34,27 @@ struct ImageProcessor: Sendable {
         return (bytes, format)
     }
 
-    /// Orientation, rotation, crop and resize of every frame (planned on the source's stored size), then the
-    /// filters.
-    private func transform(_ image: Image, storedSize: PixelSize, options: ProcessingOptions) throws(ProxyError) -> Image {
+    /// The source's header: the one read while fetching it, else read now by the coders (no pixel decoded).
+    func header(of source: SourceBytes) throws(ProxyError) -> ImageHeader {
+        if let header = source.header { return header }
+        do {
+            return try coders.header(for: source.data)
+        } catch WebImageError.badImageData(.unsupportedFormat(let format)) {
+            throw .unprocessable(format == .undefined ? "the source is not an image"
+                                                      : "the source format \(format.rawValue) is not supported")
+        } catch {
+            throw .unprocessable("the source's header cannot be read: \(error)")
+        }
+    }
+
+    /// Orientation, rotation, crop and resize of every frame (as `plan`, made on the source's upright size,
+    /// says), then the filters.
+    private func transform(_ image: Image, storedSize: PixelSize, plan: ProcessingPlan,
+                           options: ProcessingOptions) throws(ProxyError) -> Image {
         let upright = uprightSize(storedSize, orientation: image.orientation, rotate: options.rotate)
-        let plan = ProcessingPlan(source: upright, options: options, limits: limits)
+        // The header told the orientation the plan was made for; a decoder that reports another (a damaged
+        // file) gets a plan of its own rather than crops in the wrong axes.
+        let plan = upright == plan.source ? plan : ProcessingPlan(source: upright, options: options, limits: limits)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(image.frameCount)
         for frame in image.frames {
@@ -55,12 +73,10 @@ struct ImageProcessor: Sendable {
         }
     }
 
-    /// Decodes at the smallest size the plan could need whichever way the source turns out to be oriented.
-    private func decode(_ data: Data, header: SourceHeader, options: ProcessingOptions,
-                        keepFrames: Bool) throws(ProxyError) -> Image {
-        let stored = header.size, turned = PixelSize(width: stored.height, height: stored.width)
-        let scale = min(1, max(ProcessingPlan(source: stored, options: options, limits: limits).scale,
-                               ProcessingPlan(source: turned, options: options, limits: limits).scale))
+    /// Decodes at the smallest size the plan needs (the raster is still in its stored orientation: the plan's
+    /// scale applies to both sides alike).
+    private func decode(_ data: Data, header: ImageHeader, plan: ProcessingPlan, keepFrames: Bool) throws(ProxyError) -> Image {
+        let stored = header.pixelSize, scale = min(1, plan.scale)
         var decodeOptions = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: !keepFrames,
                                                maxPixelCount: maxSourcePixels)
         if scale < 0.95 {

@@ -10,6 +10,8 @@ struct ProcessingPlan: Sendable, Hashable {
         var x, y, width, height: Int
     }
 
+    /// The upright source size the plan was made for.
+    var source: PixelSize
     /// The part of the source kept before resizing (the `crop` option; the whole source without it).
     var region: Rect
     /// The size the region is resized to.
@@ -28,6 +30,7 @@ struct ProcessingPlan: Sendable, Hashable {
     }
 
     init(source: PixelSize, options: ProcessingOptions, limits: Limits) {
+        self.source = source
         let gravity = options.gravity
         region = Self.cropRegion(source: source, crop: options.crop, gravity: gravity)
         let targetWidth = Int((Double(options.width) * options.dpr).rounded())

@@ -3,6 +3,13 @@ import NIOPosix
 import WebImage
 import WebImageRedis
 
+/// A source's bytes, and its header when it was read on the way (a download's, to decide whether to cache it),
+/// so processing reads it no second time.
+struct SourceBytes: Sendable {
+    var data: Data
+    var header: ImageHeader?
+}
+
 /// Where source bytes come from: the disk cache of originals, then the shared tier, else the proxy's
 /// downloader (coalesced per URL, guarded, size-capped while streaming, with a total deadline).
 final class SourceStore: Sendable {
@@ -11,29 +18,31 @@ final class SourceStore: Sendable {
     let shared: SharedTier?
     let downloadTimeout: Duration
     let statistics: ProxyStatistics
+    let coders: CodersManager
 
     init(downloader: ImageDownloader, disk: DiskCache?, shared: SharedTier? = nil, downloadTimeout: Duration,
-         statistics: ProxyStatistics) {
+         statistics: ProxyStatistics, coders: CodersManager) {
         self.downloader = downloader
         self.disk = disk
         self.shared = shared
         self.downloadTimeout = downloadTimeout
         self.statistics = statistics
+        self.coders = coders
     }
 
     /// The bytes of `url`: from disk if cached, else from the shared tier (then also written to disk), else
     /// downloaded (and, when they are an image, cached on disk and handed to the shared tier's background
     /// writes).
-    func data(for url: URL) async throws(ProxyError) -> Data {
+    func data(for url: URL) async throws(ProxyError) -> SourceBytes {
         let key = url.absoluteString
         if let disk, let cached = try? await NIOThreadPool.singleton.runIfActive({ disk.data(forKey: key) }) {
             statistics.record(\.sourceCacheHits)
-            return cached
+            return SourceBytes(data: cached, header: nil)
         }
         if let shared, case .hit(let entry) = await shared.lookup(.source, forKey: key) {
             let data = Data(entry.bytes)
             await storeOnDisk(data, forKey: key)
-            return data
+            return SourceBytes(data: data, header: nil)
         }
         statistics.record(\.sourceDownloads)
         let download: ImageDownloadData
@@ -46,12 +55,13 @@ final class SourceStore: Sendable {
             throw ProxyError(source: error)
         }
         // Only images are kept: junk a source sends must not fill the caches for a week.
-        if let header = try? SourceHeader(download.data) {
+        let header = try? coders.header(for: download.data)
+        if let header {
             shared?.storeLater(.source, forKey: key, byteCount: download.data.count,
                                SharedCacheEntry(bytes: Array(download.data), format: header.format))
             await storeOnDisk(download.data, forKey: key)
         }
-        return download.data
+        return SourceBytes(data: download.data, header: header)
     }
 
     private func storeOnDisk(_ data: Data, forKey key: String) async {

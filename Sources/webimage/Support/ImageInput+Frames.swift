@@ -38,13 +38,16 @@ extension ImageInput {
     /// about `path`.
     static func summary(of data: Data, from path: String) throws -> ImageSummary {
         do {
-            if let decoder = try CodersManager.shared.animatedDecoder(for: data, options: ImageDecodeOptions()) {
+            let header = try CodersManager.shared.header(for: data)
+            // Described only when a decode with the default options would be allowed: a bomb is refused as such.
+            try ImageDecodeOptions().checkPixelCount(width: header.codedSize.width, height: header.codedSize.height)
+            if header.isAnimated, let decoder = try CodersManager.shared.animatedDecoder(for: data, options: ImageDecodeOptions()) {
                 return ImageSummary(decoder)
             }
+            return ImageSummary(header)
         } catch {
             throw CLIFailure(subject: path, error: error)
         }
-        return ImageSummary(try decode(data, from: path, options: ImageDecodeOptions()))
     }
 
     private static func check(_ index: Int, count: Int) throws {

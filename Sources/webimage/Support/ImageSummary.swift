@@ -46,21 +46,19 @@ struct ImageSummary: Codable, Equatable {
 }
 
 extension ImageSummary {
-    /// The summary of a decoded image.
-    init(_ image: Image) {
-        format = image.format.rawValue
-        width = image.pixelWidth
-        height = image.pixelHeight
-        frameCount = image.frameCount
-        loopCount = image.loopCount
-        frameDurations = image.frameDurations
-        hasAlpha = image.hasAlpha
-        orientation = image.orientation.rawValue
-        isAnimated = image.isAnimated
+    /// The summary of a still image from its header alone (no pixel decoded).
+    init(_ header: ImageHeader) {
+        format = header.format.rawValue
+        width = header.pixelSize.width
+        height = header.pixelSize.height
+        frameCount = header.frameCount
+        loopCount = 0
+        frameDurations = Array(repeating: 0, count: header.frameCount)
+        hasAlpha = header.hasAlpha
+        orientation = header.orientation.rawValue
+        isAnimated = header.isAnimated
     }
-}
 
-extension ImageSummary {
     /// The summary of an image read by a frame-by-frame decoder (its headers; no frame decoded).
     init(_ decoder: any AnimatedImageDecoder) {
         format = decoder.format.rawValue
