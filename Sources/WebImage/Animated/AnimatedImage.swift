@@ -29,7 +29,7 @@ public final class AnimatedImage: AnimatedFrameProvider, Codable {
                 coders: CodersManager = .shared) throws {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
         let animated = try coders.animatedDecoder(for: data, options: options)
-        decoder = try animated ?? StillFrameDecoder(coders.decode(data, options: options))
+        decoder = try animated ?? DecodedFramesDecoder(coders.decode(data, options: options))
         self.data = data
         format = decoder.format
         var resolved = options

@@ -18,19 +18,8 @@ extension ImageTransformers {
             let right = min(image.pixelWidth, Int(((x + width) * s).rounded(.up)))
             let bottom = min(image.pixelHeight, Int(((y + height) * s).rounded(.up)))
             guard right > left, bottom > top, width.isFinite, height.isFinite else { return nil }
-            return mapFrames(of: image) { source in
-                PixelBuffer(width: right - left, height: bottom - top) { out in
-                    source.withUnsafeBytes { src in
-                        let rowBytes = (right - left) * 4
-                        for row in top..<bottom {
-                            let from = (row * source.width + left) * 4
-                            let to = (row - top) * rowBytes
-                            out.baseAddress!.advanced(by: to)
-                                .copyMemory(from: src.baseAddress!.advanced(by: from), byteCount: rowBytes)
-                        }
-                    }
-                }
-            }
+            let rect = PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+            return mapFrames(of: image) { $0.cropped(to: rect) }
         }
     }
 }

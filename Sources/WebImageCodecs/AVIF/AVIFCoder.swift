@@ -64,7 +64,7 @@ public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
     public func makeAnimatedDecoder(_ data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageDecoder {
         let session = try AVIFDecoderSession(data, options: options)
         guard session.frameCount > 1, !options.firstFrameOnly else {
-            return DecodedStillDecoder(image: try decode(data, options: options))
+            return DecodedFramesDecoder(try decode(data, options: options))
         }
         return try AVIFAnimatedImageDecoder(session: session, options: options)
     }

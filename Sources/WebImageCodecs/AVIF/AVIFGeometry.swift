@@ -11,7 +11,7 @@ import WebImageCore
 /// (phones) repeat the same rotation there.
 struct AVIFGeometry {
     /// The clean aperture in coded pixels, nil when the whole image is shown.
-    let crop: (x: Int, y: Int, width: Int, height: Int)?
+    let crop: PixelRect?
     /// The rotation and mirror as an EXIF orientation (`.up` for none).
     let orientation: ImageOrientation
     /// The size after crop and orientation.
@@ -31,7 +31,7 @@ struct AVIFGeometry {
     /// `pixels` (the coded raster) cropped and turned upright; `pixels` itself when there is nothing to do.
     func apply(to pixels: PixelBuffer) -> PixelBuffer {
         var result = pixels
-        if let crop { result = Self.cropped(pixels, crop) }
+        if let crop { result = pixels.cropped(to: crop) }
         return result.applying(orientation)
     }
 
@@ -68,7 +68,7 @@ struct AVIFGeometry {
     /// The crop rectangle `clap` describes: centred on the image centre plus the offsets, in whole pixels
     /// (ISO/IEC 14496-12 12.1.4). A rectangle that is fractional or leaves the image is corrupt data.
     private static func cropRect(_ clap: avifCleanApertureBox,
-                                 codedSize: PixelSize) throws -> (x: Int, y: Int, width: Int, height: Int) {
+                                 codedSize: PixelSize) throws -> PixelRect {
         func invalid(_ why: String) -> WebImageError { .badImageData(.corrupt("AVIF: invalid clap: \(why)")) }
         let widthN = Int(Int32(bitPattern: clap.widthN)), widthD = Int(Int32(bitPattern: clap.widthD))
         let heightN = Int(Int32(bitPattern: clap.heightN)), heightD = Int(Int32(bitPattern: clap.heightD))
@@ -90,24 +90,6 @@ struct AVIFGeometry {
         guard x >= 0, y >= 0, x + width <= codedSize.width, y + height <= codedSize.height else {
             throw invalid("\(width)x\(height)@\(x),\(y) lies outside the \(codedSize.width)x\(codedSize.height) image")
         }
-        return (x, y, width, height)
-    }
-
-    /// The `rect` part of `pixels`.
-    private static func cropped(_ pixels: PixelBuffer, _ rect: (x: Int, y: Int, width: Int, height: Int)) -> PixelBuffer {
-        guard rect.x != 0 || rect.y != 0 || rect.width != pixels.width || rect.height != pixels.height else {
-            return pixels
-        }
-        let bpp = pixels.format.bytesPerPixel
-        let rowBytes = rect.width * bpp
-        return PixelBuffer(width: rect.width, height: rect.height, format: pixels.format) { out in
-            pixels.withUnsafeBytes { src in
-                for row in 0..<rect.height {
-                    let from = ((rect.y + row) * pixels.width + rect.x) * bpp
-                    out.baseAddress!.advanced(by: row * rowBytes)
-                        .copyMemory(from: src.baseAddress!.advanced(by: from), byteCount: rowBytes)
-                }
-            }
-        }
+        return PixelRect(x: x, y: y, width: width, height: height)
     }
 }

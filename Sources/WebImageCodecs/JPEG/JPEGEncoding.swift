@@ -9,7 +9,7 @@ enum JPEGEncoding {
     /// `maxFileSize` the highest quality whose output fits (else the smallest output).
     static func encode(_ image: Image, options: ImageEncodeOptions) throws -> Data {
         var pixels = options.frames(of: image, firstOnly: true)[0].pixels.converted(to: .rgba8)
-        if image.hasAlpha { pixels = flatten(pixels, onto: options.backgroundColor ?? .white) }
+        if image.hasAlpha { pixels = pixels.flattened(onto: options.backgroundColor ?? .white) }
         let handle = try TurboJPEGHandle(forDecoding: false)
         let quality = max(1, min(100, Int((options.quality * 100).rounded())))
         var jpeg: Data
@@ -46,24 +46,5 @@ enum JPEGEncoding {
             throw WebImageError.encodingFailed(format: .jpeg, reason: handle.message)
         }
         return Data(bytes: output, count: Int(length))
-    }
-
-    /// Composites straight-alpha pixels over an opaque `background` (JPEG has no alpha).
-    private static func flatten(_ pixels: PixelBuffer, onto background: RGBAColor) -> PixelBuffer {
-        let back = [UInt32(background.red), UInt32(background.green), UInt32(background.blue)]
-        return PixelBuffer(width: pixels.width, height: pixels.height) { out in
-            pixels.withUnsafeBytes { source in
-                var i = 0
-                while i < source.count {
-                    let alpha = UInt32(source[i + 3])
-                    for channel in 0..<3 {
-                        let value = UInt32(source[i + channel]) * alpha + back[channel] * (255 - alpha)
-                        out[i + channel] = UInt8((value + 127) / 255)
-                    }
-                    out[i + 3] = 255
-                    i += 4
-                }
-            }
-        }
     }
 }

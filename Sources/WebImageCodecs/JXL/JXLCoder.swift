@@ -64,7 +64,7 @@ public final class JXLCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
     /// A lazy frame decoder for an animation; a still reads as a one-frame animation decoded up front.
     public func makeAnimatedDecoder(_ data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageDecoder {
         let reader = try JXLFrameReader(data, options: options)
-        guard reader.header.isAnimated else { return DecodedStillDecoder(image: try decode(data, options: options)) }
+        guard reader.header.isAnimated else { return DecodedFramesDecoder(try decode(data, options: options)) }
         return try JXLAnimatedImageDecoder(data, reader: reader, options: options)
     }
 

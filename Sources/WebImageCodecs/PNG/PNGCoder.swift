@@ -130,7 +130,7 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
             try options.checkPixelCount(width: header.width, height: header.height)
             return PNGHeader.isAnimated(bytes) ? try APNGStructure.parse(bytes, header: header) : nil
         }
-        guard let structure else { return DecodedStillDecoder(image: try decode(data, options: options)) }
+        guard let structure else { return DecodedFramesDecoder(try decode(data, options: options)) }
         return try APNGAnimatedDecoder(data: data, structure: structure, options: options)
     }
 }

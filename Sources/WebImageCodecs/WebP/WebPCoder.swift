@@ -79,7 +79,7 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
     /// decoded up front like ``decode(_:options:)`` (scaled by libwebp).
     public func makeAnimatedDecoder(_ data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageDecoder {
         guard try WebPStatus.requiredFeatures(data).has_animation != 0 else {
-            return DecodedStillDecoder(image: try decode(data, options: options))
+            return DecodedFramesDecoder(try decode(data, options: options))
         }
         return try WebPAnimatedImageDecoder(data, options: options)
     }

@@ -109,13 +109,13 @@ struct ImageProcessor: Sendable {
     /// The plan (in source pixels) carried out on a raster decoded at a reduced size.
     private func transform(_ pixels: PixelBuffer, plan: ProcessingPlan, upright: PixelSize) -> PixelBuffer {
         let kx = Double(pixels.width) / Double(upright.width), ky = Double(pixels.height) / Double(upright.height)
-        let region = ProcessingPlan.Rect(x: Int((Double(plan.region.x) * kx).rounded()),
+        let region = PixelRect(x: Int((Double(plan.region.x) * kx).rounded()),
                                          y: Int((Double(plan.region.y) * ky).rounded()),
                                          width: max(1, Int((Double(plan.region.width) * kx).rounded())),
                                          height: max(1, Int((Double(plan.region.height) * ky).rounded())))
-        let cropped = RasterOps.crop(pixels, region)
+        let cropped = pixels.cropped(to: region)
         let resized = Resampler.resample(cropped, to: plan.scaled)
-        return RasterOps.crop(resized, plan.box)
+        return resized.cropped(to: plan.box)
     }
 
     private func filter(_ image: Image, options: ProcessingOptions) throws(ProxyError) -> Image {
@@ -131,7 +131,7 @@ struct ImageProcessor: Sendable {
         }
         if let background = options.background {
             image = image.with(frames: image.frames.map {
-                ImageFrame(pixels: RasterOps.flatten($0.pixels, onto: background), duration: $0.duration)
+                ImageFrame(pixels: $0.pixels.flattened(onto: background), duration: $0.duration)
             }, hasAlpha: false)
         }
         return image

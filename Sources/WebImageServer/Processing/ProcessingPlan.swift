@@ -5,19 +5,14 @@ import WebImage
 /// (imgproxy's geometry): an optional crop of the source, a resize of that region, and for the fill types a
 /// crop of the resized region to the box.
 struct ProcessingPlan: Sendable, Hashable {
-    /// A rectangle in whole pixels.
-    struct Rect: Sendable, Hashable {
-        var x, y, width, height: Int
-    }
-
     /// The upright source size the plan was made for.
     var source: PixelSize
     /// The part of the source kept before resizing (the `crop` option; the whole source without it).
-    var region: Rect
+    var region: PixelRect
     /// The size the region is resized to.
     var scaled: PixelSize
     /// The part of the resized region kept (the box of `fill`, `fill-down`, `auto`); the whole of it otherwise.
-    var box: Rect
+    var box: PixelRect
     /// The result's size.
     var result: PixelSize { PixelSize(width: box.width, height: box.height) }
     /// The largest factor the source is scaled by in either direction (what decoding at a reduced size may use).
@@ -84,14 +79,14 @@ struct ProcessingPlan: Sendable, Hashable {
         }
         self.scaled = scaled
         let origin = Self.place(boxSize, in: scaled, gravity: gravity)
-        box = Rect(x: origin.x, y: origin.y, width: boxSize.width, height: boxSize.height)
+        box = PixelRect(x: origin.x, y: origin.y, width: boxSize.width, height: boxSize.height)
         scale = max(sx, sy)
     }
 
     /// The `crop` option's region: sides of 0 mean the whole side, sides below 1 a fraction of it.
     private static func cropRegion(source: PixelSize, crop: ProcessingOptions.Crop?,
-                                   gravity: ProcessingOptions.Gravity) -> Rect {
-        guard let crop else { return Rect(x: 0, y: 0, width: source.width, height: source.height) }
+                                   gravity: ProcessingOptions.Gravity) -> PixelRect {
+        guard let crop else { return PixelRect(x: 0, y: 0, width: source.width, height: source.height) }
         func side(_ value: Double, _ whole: Int) -> Int {
             if value <= 0 { return whole }
             if value < 1 { return max(1, Int((value * Double(whole)).rounded())) }
@@ -99,7 +94,7 @@ struct ProcessingPlan: Sendable, Hashable {
         }
         let size = PixelSize(width: side(crop.width, source.width), height: side(crop.height, source.height))
         let origin = place(size, in: source, gravity: crop.gravity ?? gravity)
-        return Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
+        return PixelRect(x: origin.x, y: origin.y, width: size.width, height: size.height)
     }
 
     /// Where a `size` rectangle sits inside `whole` by `gravity`.
