@@ -14,6 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
             Every flag can also be set with its WEBIMAGE_* environment variable (a flag wins; repeatable flags \
             take a comma-separated list): WEBIMAGE_BIND, WEBIMAGE_METRICS_BIND, WEBIMAGE_KEY, WEBIMAGE_SALT, \
             WEBIMAGE_ALLOW_UNSIGNED, WEBIMAGE_ALLOW_PRIVATE_SOURCES, WEBIMAGE_ALLOWED_SOURCES, WEBIMAGE_CACHE_DIR, \
+            WEBIMAGE_MEMORY_CACHE_BYTES, WEBIMAGE_DISK_CACHE_BYTES, \
             WEBIMAGE_MAX_SRC_BYTES, WEBIMAGE_MAX_SRC_MEGAPIXELS, WEBIMAGE_WORKERS, WEBIMAGE_QUEUE, \
             WEBIMAGE_DRAIN_SECONDS, WEBIMAGE_NO_NEGOTIATION, WEBIMAGE_NO_AVIF_NEGOTIATION, WEBIMAGE_SOURCE_CA, \
             WEBIMAGE_LOG_LEVEL, WEBIMAGE_ACCESS_LOG (0 or 1), WEBIMAGE_SHARED_CACHE, WEBIMAGE_SHARED_CACHE_TTL, \
@@ -55,6 +56,15 @@ struct ServeCommand: AsyncParsableCommand {
             help: ArgumentHelp("Directory of the source and result caches. Default ~/.cache/SwiftWebImage/serve.",
                                valueName: "DIR"))
     var cacheDir: String?
+
+    @Option(name: .customLong("memory-cache-bytes"), parsing: .unconditional,
+            help: ArgumentHelp("Bytes of encoded results kept in memory. Default 67108864 (64 MiB).", valueName: "N"))
+    var memoryCacheBytes: String?
+
+    @Option(name: .customLong("disk-cache-bytes"), parsing: .unconditional,
+            help: ArgumentHelp("Bytes each disk cache (sources, results) may take. Default 1073741824 (1 GiB).",
+                               valueName: "N"))
+    var diskCacheBytes: String?
 
     @Option(name: .customLong("max-src-bytes"), parsing: .unconditional,
             help: ArgumentHelp("Largest source accepted, in bytes. Default 50000000.", valueName: "N"))
@@ -169,8 +179,15 @@ struct ServeCommand: AsyncParsableCommand {
                                        allowsPrivateAddresses: source.flag(allowPrivateSources,
                                                                            "WEBIMAGE_ALLOW_PRIVATE_SOURCES")),
             cacheDirectory: cacheDirectory,
+            maxDiskCacheBytes: try ServeSettings.positive(source.text(diskCacheBytes, "WEBIMAGE_DISK_CACHE_BYTES"),
+                                                          option: "--disk-cache-bytes", default: 1 << 30,
+                                                          maximum: ServeSettings.maxBytes),
+            memoryCacheBytes: try ServeSettings.positive(source.text(memoryCacheBytes, "WEBIMAGE_MEMORY_CACHE_BYTES"),
+                                                         option: "--memory-cache-bytes", default: 64 << 20,
+                                                         maximum: ServeSettings.maxBytes),
             maxSourceBytes: try ServeSettings.positive(source.text(maxSourceBytes, "WEBIMAGE_MAX_SRC_BYTES"),
-                                                       option: "--max-src-bytes", default: 50_000_000),
+                                                       option: "--max-src-bytes", default: 50_000_000,
+                                                       maximum: ServeSettings.maxBytes),
             maxSourcePixels: megapixels * 1_000_000, workers: workerCount, queueSize: queueSize,
             negotiatesFormat: !source.flag(noNegotiation, "WEBIMAGE_NO_NEGOTIATION"),
             sharedCache: try sharedCache.configuration(source))

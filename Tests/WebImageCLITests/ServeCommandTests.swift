@@ -48,7 +48,8 @@ import WebImage
                            "WEBIMAGE_ALLOWED_SOURCES": "https://a.example/, https://b.example/",
                            "WEBIMAGE_MAX_SRC_BYTES": "1000", "WEBIMAGE_MAX_SRC_MEGAPIXELS": "3",
                            "WEBIMAGE_WORKERS": "3", "WEBIMAGE_CACHE_DIR": "/tmp/x", "WEBIMAGE_NO_NEGOTIATION": "true",
-                           "WEBIMAGE_NO_AVIF_NEGOTIATION": "1"]
+                           "WEBIMAGE_NO_AVIF_NEGOTIATION": "1", "WEBIMAGE_MEMORY_CACHE_BYTES": "1000000",
+                           "WEBIMAGE_DISK_CACHE_BYTES": "5000000000"]
         let settings = try ServeCommand.parse(["--workers", "5"]).makeSettings(environment: environment)
         #expect(settings.host == "0.0.0.0" && settings.port == 9000)
         let configuration = settings.configuration
@@ -58,6 +59,7 @@ import WebImage
         #expect(configuration.maxSourceBytes == 1000 && configuration.maxSourcePixels == 3_000_000)
         #expect(configuration.workers == 5 && configuration.queueSize == 10)
         #expect(configuration.cacheDirectory?.path == "/tmp/x")
+        #expect(configuration.memoryCacheBytes == 1_000_000 && configuration.maxDiskCacheBytes == 5_000_000_000)
         #expect(!configuration.negotiatesFormat && !configuration.negotiatesAVIF && !configuration.allowsUnsigned)
         let defaults = try ServeCommand.parse(["--allow-unsigned"]).makeSettings(environment: [:])
         #expect(defaults.host == "127.0.0.1" && defaults.port == 8080)
@@ -65,6 +67,7 @@ import WebImage
         #expect(defaults.configuration.negotiatesFormat && defaults.configuration.negotiatesAVIF)
         #expect(!defaults.configuration.sourcePolicy.allowsPrivateAddresses)
         #expect(defaults.configuration.maxSourcePixels == 50_000_000)
+        #expect(defaults.configuration.memoryCacheBytes == 64 << 20 && defaults.configuration.maxDiskCacheBytes == 1 << 30)
         #expect(defaults.logLevel == .warning && defaults.accessLog)
         #expect(defaults.configuration.additionalTrustRootFiles.isEmpty)
         let dir = try TemporaryDirectory()

@@ -28,7 +28,7 @@ public struct DiskWritingOptions: OptionSet, Sendable, Hashable {
 
 extension DiskCache {
     /// Expiry, size limit and write settings.
-    public struct Configuration: Sendable, Hashable {
+    public struct Configuration: Sendable, Hashable, InstrumentedConfiguration {
         /// Seconds an entry lives, by ``expireType``. Default one week; negative: never expires;
         /// 0: everything expires at the next cleanup.
         public var maxDiskAge: TimeInterval
@@ -43,22 +43,10 @@ extension DiskCache {
         /// extended attributes the cache falls back to a hidden sidecar file by itself. False always uses
         /// the sidecar.
         public var useExtendedAttributes: Bool
-        /// Where the disk cache logs trims and expiry (`info` when entries go), and write failures (`error`).
-        /// Default `Logger(label: "SwiftWebImage.DiskCache")`; an ``ImageCache`` passes its own. Set it after
-        /// `init`; not part of `==`.
-        public var logger: Logger {
-            get { _logger.value }
-            set { _logger.value = newValue }
-        }
-        /// Where the disk cache's evictions, bytes and write failures (``WebImageMetrics``) are made. Default
-        /// `MetricsSystem.factory` as it is when this configuration is made; an ``ImageCache`` passes its own.
-        /// Set it after `init`; not part of `==`.
-        public var metricsFactory: any MetricsFactory {
-            get { _metricsFactory.value }
-            set { _metricsFactory.value = newValue }
-        }
-        private var _logger = IgnoredInEquality(Logger(label: "SwiftWebImage.DiskCache"))
-        private var _metricsFactory = IgnoredInEquality<any MetricsFactory>(MetricsSystem.factory)
+        /// Where the disk cache logs trims and expiry (`info` when entries go) and write failures (`error`), and
+        /// where its evictions, bytes and write failures (``WebImageMetrics``) are made. Default
+        /// `Instrumentation(label: "SwiftWebImage.DiskCache")`; an ``ImageCache`` passes its own. Not part of `==`.
+        public var instrumentation = Instrumentation(label: "SwiftWebImage.DiskCache")
 
         public init(maxDiskAge: TimeInterval = 7 * 24 * 3600, maxDiskSize: Int = 0,
                     expireType: DiskCacheExpireType = .accessDate, writingOptions: DiskWritingOptions = [],

@@ -4,7 +4,7 @@ import Metrics
 
 extension ImageCache {
     /// Everything that shapes an ``ImageCache`` (SDWebImage's `SDImageCacheConfig`); fixed at init.
-    public struct Configuration: Sendable, Hashable {
+    public struct Configuration: Sendable, Hashable, InstrumentedConfiguration {
         /// Keep decoded images in memory. Default true.
         public var shouldCacheImagesInMemory: Bool
         /// Keep images evicted from memory findable while the app still holds them. Default false.
@@ -33,21 +33,11 @@ extension ImageCache {
         /// Store extended data in extended attributes (falling back to sidecar files where unsupported).
         /// Default true.
         public var useExtendedAttributes: Bool
-        /// Where the cache, its memory and its disk part log: disk hits and misses, trims, evictions, expiry
-        /// at `debug`/`info`, undecodable entries at `warning`, disk write failures at `error`; memory hits only
-        /// at `trace`. Default `Logger(label: "SwiftWebImage.ImageCache")`. Set it after `init`; not part of `==`.
-        public var logger: Logger {
-            get { _logger.value }
-            set { _logger.value = newValue }
-        }
-        /// Where the cache's metrics (``WebImageMetrics``) are made, once, when the cache is. Default
-        /// `MetricsSystem.factory` as it is when this configuration is made. Set it after `init`; not part of `==`.
-        public var metricsFactory: any MetricsFactory {
-            get { _metricsFactory.value }
-            set { _metricsFactory.value = newValue }
-        }
-        private var _logger = IgnoredInEquality(Logger(label: "SwiftWebImage.ImageCache"))
-        private var _metricsFactory = IgnoredInEquality<any MetricsFactory>(MetricsSystem.factory)
+        /// Where the cache, its memory and its disk part log — disk hits and misses, trims, evictions, expiry
+        /// at `debug`/`info`, undecodable entries at `warning`, disk write failures at `error`; memory hits only at
+        /// `trace` — and where their metrics (``WebImageMetrics``) are made, once, when the cache is. Default
+        /// `Instrumentation(label: "SwiftWebImage.ImageCache")`. Not part of `==`.
+        public var instrumentation = Instrumentation(label: "SwiftWebImage.ImageCache")
 
         public init(shouldCacheImagesInMemory: Bool = true, shouldUseWeakMemoryCache: Bool = false,
                     maxMemoryCost: Int = MemoryBudget.defaultMemoryCacheCost, maxMemoryEntryCost: Int? = nil,
@@ -72,8 +62,7 @@ extension ImageCache {
             var memory = MemoryCache.Configuration(costLimit: maxMemoryCost, countLimit: maxMemoryCount,
                                                    shouldUseWeakCache: shouldUseWeakMemoryCache,
                                                    entryCostLimit: maxMemoryEntryCost ?? max(0, maxMemoryCost) / 4)
-            memory.logger = logger
-            memory.metricsFactory = metricsFactory
+            memory.instrumentation = instrumentation
             return memory
         }
 
@@ -81,8 +70,7 @@ extension ImageCache {
             var disk = DiskCache.Configuration(maxDiskAge: maxDiskAge, maxDiskSize: maxDiskSize,
                                                expireType: diskCacheExpireType, writingOptions: diskWritingOptions,
                                                useExtendedAttributes: useExtendedAttributes)
-            disk.logger = logger
-            disk.metricsFactory = metricsFactory
+            disk.instrumentation = instrumentation
             return disk
         }
     }

@@ -26,7 +26,7 @@ import Synchronization
 /// ```
 public final class MemoryCache: Sendable {
     /// Limits and the weak cache switch.
-    public struct Configuration: Sendable, Hashable {
+    public struct Configuration: Sendable, Hashable, InstrumentedConfiguration {
         /// The most total cost (bytes, by default each image's ``Image/memoryCost``) kept. Default 0: unlimited.
         public var costLimit: Int
         /// The most entries kept. Default 0: unlimited.
@@ -37,22 +37,10 @@ public final class MemoryCache: Sendable {
         /// The most cost one entry may have: a costlier image is not kept, so one huge image cannot flush the
         /// cache (an entry already under its key is removed, so no stale image stays). Default 0: no limit.
         public var entryCostLimit: Int
-        /// Where evictions are logged (`debug`); hits never are. Default
-        /// `Logger(label: "SwiftWebImage.MemoryCache")`; an ``ImageCache`` passes its own. Set it after `init`;
-        /// not part of `==`.
-        public var logger: Logger {
-            get { _logger.value }
-            set { _logger.value = newValue }
-        }
-        /// Where the eviction counter (``WebImageMetrics/cacheEvictions``) is made. Default
-        /// `MetricsSystem.factory` as it is when this configuration is made; an ``ImageCache`` passes its own.
-        /// Set it after `init`; not part of `==`.
-        public var metricsFactory: any MetricsFactory {
-            get { _metricsFactory.value }
-            set { _metricsFactory.value = newValue }
-        }
-        private var _logger = IgnoredInEquality(Logger(label: "SwiftWebImage.MemoryCache"))
-        private var _metricsFactory = IgnoredInEquality<any MetricsFactory>(MetricsSystem.factory)
+        /// Where evictions are logged (`debug`; hits never are) and the eviction counter
+        /// (``WebImageMetrics/cacheEvictions``) is made. Default `Instrumentation(label: "SwiftWebImage.MemoryCache")`;
+        /// an ``ImageCache`` passes its own. Not part of `==`.
+        public var instrumentation = Instrumentation(label: "SwiftWebImage.MemoryCache")
 
         /// Limits of 0 or less mean no limit.
         public init(costLimit: Int = 0, countLimit: Int = 0, shouldUseWeakCache: Bool = false, entryCostLimit: Int = 0) {

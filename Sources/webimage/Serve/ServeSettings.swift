@@ -50,14 +50,15 @@ struct ServeSettings {
         return (host, port)
     }
 
-    static func positive(_ text: String?, option: String, default value: Int, allowZero: Bool = false) throws -> Int {
+    static func positive(_ text: String?, option: String, default value: Int, allowZero: Bool = false,
+                         maximum: Int = maxSetting) throws -> Int {
         guard let text else { return value }
         guard let number = Int(text), number > 0 || (allowZero && number == 0) else {
             throw CLIFailure(subject: option,
                              reason: "bad value '\(text)': give a \(allowZero ? "" : "positive ")whole number")
         }
-        guard number <= maxSetting else {
-            throw CLIFailure(subject: option, reason: "bad value '\(text)': give at most \(maxSetting)")
+        guard number <= maximum else {
+            throw CLIFailure(subject: option, reason: "bad value '\(text)': give at most \(maximum)")
         }
         return number
     }
@@ -65,6 +66,8 @@ struct ServeSettings {
     /// The largest number a setting takes: seconds, milliseconds and bytes below it convert to every clock and
     /// integer type the libraries take (NIO's `TimeAmount` traps past Int64 nanoseconds) without overflow.
     static let maxSetting = 1_000_000_000
+    /// The largest byte count a setting takes (1 TiB).
+    static let maxBytes = 1 << 40
 
     /// `paths` when every one is a readable file (checked now, not at the first https source).
     static func readableFiles(_ paths: [String], option: String) throws -> [String] {
