@@ -8,7 +8,11 @@ let package = Package(
     name: "SwiftWebImage",
     platforms: [.macOS(.v15)],
     products: [
+        // What a depending package may import (SwiftPM exposes products, not targets): the pipeline, the image
+        // service as a library (mount `ImageProxy.addRoutes(to:)` in any Hummingbird app) and the Redis tier.
         .library(name: "WebImage", targets: ["WebImage"]),
+        .library(name: "WebImageServer", targets: ["WebImageServer"]),
+        .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ],
     dependencies: [

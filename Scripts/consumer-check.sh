@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Proves a user's package can depend on SwiftWebImage by version: clones the committed checkout, tags the
-# clone 0.1.0, and builds and runs Examples/Consumer, which depends on it with `.package(url:from:)`.
+# clone 0.1.0, and builds and runs Examples/Consumer, which depends on it with `.package(url:from:)`: `Consumer`
+# (the WebImage library) and `ServiceConsumer` (WebImageServer's routes in its own Hummingbird app, and
+# WebImageRedis in a CachesManager when redis-server is on PATH).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 consumer="$root/Examples/Consumer"
@@ -13,3 +15,4 @@ cd "$consumer"
 rm -f Package.resolved
 swift build
 swift run Consumer
+swift run ServiceConsumer

@@ -3,7 +3,8 @@
 # work on a fresh Debian machine and cost nothing once the libraries are there).
 set -euo pipefail
 
-# redis-server: the shared-tier tests start their own instance on a free loopback port.
+# redis-server: the shared-tier tests and Examples/Consumer's ServiceConsumer start their own instance on a free
+# loopback port.
 # openssl: the https-source tests make a test CA and server certificate with it.
 # libavif-bin, libheif-examples: avifdec and heif-convert, the reference decoders the AVIF/HEIF corpus tests compare with.
 # libjxl-tools: the JPEG XL corpus tests compare lossy files with djxl run on the same machine.
