@@ -85,6 +85,8 @@ let package = Package(
         .target(name: "WebImageServer",
                 dependencies: ["WebImage", "WebImageRedis", .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),
+                               // Its HTTP/1 child channel, wrapped to check the Host header.
+                               .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "Metrics", package: "swift-metrics"),
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -138,13 +140,15 @@ let package = Package(
         // too: the colour tests build their P3 and Adobe RGB profiles with it.
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport", "CHEIF", "CLCMS2"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "PeakRSS", "TestSupport"]),
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "PeakRSS", "TestSupport",
+                                                           "RedisTestSupport"]),
         // Child process for the CLI memory tests: runs a command and reports the command's own peak RSS.
         .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageServerTests",
                     dependencies: ["WebImageServer", "TestSupport", "RedisTestSupport", "URLPropertyChild",
+                                   "SSRFNamespaceChild",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "MetricsTestKit", package: "swift-metrics"),
                                    .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -158,6 +162,12 @@ let package = Package(
         // service, where a trap ends the child instead of the test runner.
         .executableTarget(name: "URLPropertyChild", dependencies: ["WebImage", "WebImageServer", "TestSupport"],
                           path: "Tests/URLPropertyChild"),
+        // Child process of the SSRF namespace test: the service with the default policy, asked for IPv6 forms
+        // that embed loopback, inside a network namespace with nothing but loopback.
+        .executableTarget(name: "SSRFNamespaceChild",
+                          dependencies: ["WebImage", "WebImageServer", "TestSupport",
+                                         .product(name: "AsyncHTTPClient", package: "async-http-client")],
+                          path: "Tests/SSRFNamespaceChild"),
         .testTarget(name: "WebImageRedisTests", dependencies: ["WebImageRedis", "RedisTestSupport"]),
         // Logs and metrics of real loads, through a recording log handler and MetricsTestKit's factory.
         .testTarget(name: "WebImageObservabilityTests",

@@ -8,7 +8,7 @@ import WebImage
 /// Keys are spread over the servers by consistent hashing, so adding one of N servers moves about 1/N of
 /// them. Every call has the client's deadline (default 50 ms) and circuit breaker: a slow or dead Redis is a
 /// miss (or a failed store) in bounded time, never an error for the request. Values are framed
-/// (``SharedCacheEntry``) and checked when read, so a torn or foreign value is a miss.
+/// (``SharedCacheEntry``) and checked when read, so a torn, foreign or changed value is a miss.
 ///
 /// ```swift
 /// let shared = RedisImageCache(endpoints: [RedisEndpoint(url: "redis://10.0.0.5:6379")!])
@@ -72,8 +72,15 @@ public final class RedisImageCache: ImageCaching {
 
     /// The entry under `key`; nil when there is none or it is not a whole, well-formed value.
     public func entry(forKey key: String) async throws(RedisError) -> SharedCacheEntry? {
-        guard let client = client(for: key) else { return nil }
-        return try await client.get(configuration.keyPrefix + key).flatMap(SharedCacheEntry.init(decoding:))
+        try await read(forKey: key).entry
+    }
+
+    /// What is under `key`: a verified entry, nothing, or a value that fails the checks.
+    public func read(forKey key: String) async throws(RedisError) -> SharedCacheRead {
+        guard let client = client(for: key), let value = try await client.get(configuration.keyPrefix + key) else {
+            return .absent
+        }
+        return SharedCacheEntry(decoding: value).map(SharedCacheRead.entry) ?? .rejected
     }
 
     /// Writes `entry` whole under `key`, with the time to live.

@@ -1,13 +1,16 @@
+import Crypto
 import Foundation
 import WebImage
 
 /// One value of the shared tier: encoded image bytes with the format, ETag and Last-Modified a server needs,
 /// framed so a reader can tell a whole, well-formed value from a torn or foreign one.
 ///
-/// Layout: `SWIC`, version 2, format (one byte), ETag length (2 bytes) and ETag, Last-Modified (8 bytes,
-/// whole seconds since 1970, 0 for none), payload length (4 bytes), payload; big-endian numbers. Values are
-/// written whole by one `SET`; ``init(decoding:)`` checks every length and that the payload sniffs as the
-/// stated format.
+/// Layout: `SWIC`, version 3, format (one byte), ETag length (2 bytes) and ETag, Last-Modified (8 bytes,
+/// whole seconds since 1970, 0 for none), payload length (4 bytes), payload, checksum (the first 16 bytes of
+/// the SHA-256 of everything before it); big-endian numbers. Values are written whole by one `SET`;
+/// ``init(decoding:)`` checks the checksum, every length and that the payload sniffs as the stated format,
+/// so a value whose bytes changed after it was written is refused like a torn one. Values of earlier
+/// versions (no checksum) are refused too, so they are made again and overwritten.
 public struct SharedCacheEntry: Sendable, Hashable {
     public var bytes: [UInt8]
     public var format: ImageFormat
@@ -22,7 +25,7 @@ public struct SharedCacheEntry: Sendable, Hashable {
         self.lastModified = lastModified.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
     }
 
-    static let magic = Array("SWIC".utf8), version: UInt8 = 2
+    static let magic = Array("SWIC".utf8), version: UInt8 = 3, checksumSize = 16
 
     /// The framed value.
     public var encoded: [UInt8] {
@@ -32,13 +35,20 @@ public struct SharedCacheEntry: Sendable, Hashable {
         out += [UInt8(tag.count >> 8), UInt8(tag.count & 0xFF)] + tag
         out += stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: seconds >> UInt64($0)) }
         out += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: bytes.count >> $0) } + bytes
-        return out
+        return out + Self.checksum(out[...])
     }
 
-    /// Reads a framed value; nil for anything torn, foreign or whose payload is not the stated format.
-    public init?(decoding value: [UInt8]) {
-        guard value.count >= 20, Array(value[0..<4]) == Self.magic, value[4] == Self.version,
-              Int(value[5]) < ImageFormat.allCases.count else { return nil }
+    static func checksum(_ framed: ArraySlice<UInt8>) -> [UInt8] {
+        Array(SHA256.hash(data: framed).prefix(checksumSize))
+    }
+
+    /// Reads a framed value; nil for anything torn, foreign, changed since it was written, of another
+    /// version, or whose payload is not the stated format.
+    public init?(decoding stored: [UInt8]) {
+        guard stored.count >= 20 + Self.checksumSize else { return nil }
+        let value = stored[..<(stored.count - Self.checksumSize)]
+        guard Self.checksum(value).elementsEqual(stored[value.endIndex...]), Array(value[0..<4]) == Self.magic,
+              value[4] == Self.version, Int(value[5]) < ImageFormat.allCases.count else { return nil }
         let format = ImageFormat.allCases[Int(value[5])]
         let tagLength = Int(value[6]) << 8 | Int(value[7])
         let dateStart = 8 + tagLength, lengthStart = dateStart + 8, payloadStart = lengthStart + 4

@@ -50,17 +50,19 @@ public final class ImageProxy: Sendable {
         downloaderConfiguration.metricsFactory = configuration.metricsFactory
         downloader = ImageDownloader(configuration: downloaderConfiguration, transport: transport)
         let diskConfiguration = DiskCache.Configuration(maxDiskSize: configuration.maxDiskCacheBytes)
-        let directory = configuration.cacheDirectory
-        let shared = configuration.sharedCache.map(SharedTier.init(configuration:))
-        sources = SourceStore(downloader: downloader,
-                              disk: directory.map { DiskCache(directory: $0.appendingPathComponent("sources"),
-                                                              configuration: diskConfiguration) },
-                              shared: shared, downloadTimeout: configuration.downloadTimeout, statistics: statistics,
+        let statistics = self.statistics
+        /// The checked disk store in `name` under the cache directory, if there is one.
+        func diskStore(_ name: String) -> CheckedDiskStore? {
+            configuration.cacheDirectory.map {
+                CheckedDiskStore(DiskCache(directory: $0.appendingPathComponent(name), configuration: diskConfiguration),
+                                 statistics: statistics)
+            }
+        }
+        let shared = configuration.sharedCache.map { SharedTier(configuration: $0, statistics: statistics) }
+        sources = SourceStore(downloader: downloader, disk: diskStore("sources"), shared: shared,
+                              downloadTimeout: configuration.downloadTimeout, statistics: statistics,
                               coders: configuration.coders)
-        results = ResultCache(memoryLimit: configuration.memoryCacheBytes,
-                              disk: directory.map { DiskCache(directory: $0.appendingPathComponent("results"),
-                                                              configuration: diskConfiguration) },
-                              shared: shared)
+        results = ResultCache(memoryLimit: configuration.memoryCacheBytes, disk: diskStore("results"), shared: shared)
         processor = ImageProcessor(coders: configuration.coders, maxSourcePixels: configuration.maxSourcePixels,
                                    limits: ProcessingPlan.Limits(maxSide: configuration.maxOutputSide,
                                                                  maxPixels: configuration.maxOutputPixels),

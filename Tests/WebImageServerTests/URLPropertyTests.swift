@@ -10,7 +10,8 @@ import Testing
 
     @Test(arguments: [UInt64(1), 2, 3])
     func generatedURLsEndInTypedErrorsNeverATrap(seed: UInt64) async throws {
-        let run = try await ChildRun.loopbackOnly(Self.childURL.path, arguments: ["\(seed)", "\(Self.count)"],
+        let run = try await ChildRun.loopbackOnly(ChildRun.besideTestBinary("URLPropertyChild"),
+                                                  arguments: ["\(seed)", "\(Self.count)"],
                                                   timeout: 600)
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let lastURL = lines.last { $0.hasPrefix("url ") } ?? "(none)"
@@ -56,11 +57,5 @@ import Testing
             let parts = pair.split(separator: "=", maxSplits: 1)
             return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
         }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// The child built beside this test binary.
-    private static var childURL: URL {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("URLPropertyChild")
     }
 }

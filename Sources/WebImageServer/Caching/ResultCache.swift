@@ -7,10 +7,10 @@ import WebImage
 /// the shared tier (when the service has one).
 final class ResultCache: Sendable {
     private let memory: Mutex<ByteLRU<ProcessedResult>>
-    private let disk: DiskCache?
+    private let disk: CheckedDiskStore?
     let shared: SharedTier?
 
-    init(memoryLimit: Int, disk: DiskCache?, shared: SharedTier? = nil) {
+    init(memoryLimit: Int, disk: CheckedDiskStore?, shared: SharedTier? = nil) {
         memory = Mutex(ByteLRU(limit: memoryLimit))
         self.disk = disk
         self.shared = shared
@@ -21,15 +21,15 @@ final class ResultCache: Sendable {
         memory.withLock { $0.value(forKey: key) }
     }
 
-    /// The result from disk, if there (then also kept in memory); reads off the cooperative pool.
+    /// The result from disk, if there and whole (then also kept in memory); reads off the cooperative pool.
+    /// A stored result that fails its checksum is removed and counted, a miss.
     func diskResult(forKey key: String) async -> ProcessedResult? {
         guard let disk else { return nil }
         let stored = try? await NIOThreadPool.singleton.runIfActive { () -> ProcessedResult? in
-            guard let data = disk.data(forKey: key), let extended = disk.extendedData(forKey: key),
-                  let metadata = try? JSONDecoder().decode(ProcessedResult.Metadata.self, from: extended) else {
-                return nil
+            disk.read(forKey: key) { data, extended in
+                (try? JSONDecoder().decode(ProcessedResult.Metadata.self, from: extended))
+                    .map { ProcessedResult(data: data, metadata: $0) }
             }
-            return ProcessedResult(data: data, metadata: metadata)
         }
         guard let stored else { return nil }
         storeInMemory(stored, forKey: key)
@@ -61,7 +61,7 @@ final class ResultCache: Sendable {
         storeInMemory(result, forKey: key)
         guard let disk, let metadata = try? JSONEncoder().encode(result.metadata) else { return }
         _ = try? await NIOThreadPool.singleton.runIfActive {
-            try disk.setData(result.data, forKey: key, extendedData: metadata)
+            try disk.write(result.data, forKey: key, extended: metadata)
         }
     }
 

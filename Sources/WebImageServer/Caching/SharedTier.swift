@@ -17,11 +17,13 @@ final class SharedTier: Sendable {
     let cache: RedisImageCache
     let configuration: SharedCacheConfiguration
     private let instruments: SharedTierInstruments
+    private let statistics: ProxyStatistics
     private let pending = Atomic<Int>(0)
     private let wasAvailable = Atomic<Bool>(true)
 
-    init(configuration: SharedCacheConfiguration) {
+    init(configuration: SharedCacheConfiguration, statistics: ProxyStatistics) {
         self.configuration = configuration
+        self.statistics = statistics
         let client = RedisClient.Configuration(connections: configuration.connectionsPerServer,
                                                deadline: configuration.deadline,
                                                breakerFailureThreshold: configuration.breakerFailureThreshold,
@@ -40,7 +42,7 @@ final class SharedTier: Sendable {
     /// What a lookup found.
     enum Lookup: Sendable {
         case hit(SharedCacheEntry)
-        /// No value, or a torn or foreign one.
+        /// No value, or one that failed its checks (counted; the fresh value overwrites it).
         case miss
         /// The call failed (or was skipped): the caller goes on as for a miss.
         case failed
@@ -55,7 +57,9 @@ final class SharedTier: Sendable {
         guard !Self.skipsLookups else { return .failed }
         defer { recordAvailability() }
         do {
-            guard let entry = try await cache.entry(forKey: kind.keyPrefix + key) else {
+            let read = try await cache.read(forKey: kind.keyPrefix + key)
+            if read == .rejected { statistics.record(\.corruptSharedValues) }
+            guard let entry = read.entry else {
                 instruments.miss(kind)
                 return .miss
             }

@@ -23,6 +23,12 @@ public final class ProxyStatistics: Sendable {
         public var coalesced = 0
         /// Requests refused because the queue was full.
         public var rejected = 0
+        /// Results and sources found on disk that failed their checksum (or were written by an earlier
+        /// version without one): each was a miss and was removed.
+        public var corruptDiskValues = 0
+        /// Shared-tier values that failed their checks (changed, torn, foreign or of an earlier version):
+        /// each was a miss, overwritten when the fresh value was made.
+        public var corruptSharedValues = 0
     }
 
     private let counters = Mutex(Snapshot())

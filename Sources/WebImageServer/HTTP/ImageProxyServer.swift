@@ -16,7 +16,9 @@ public final class ImageProxyServer: Sendable {
     /// `drainTimeout` bounds it (default 20 s), after which remaining requests are cancelled. A connection
     /// idle for `idleTimeout` (no request under way) is closed (default 30 s).
     ///
-    /// With `metrics`, requests are counted and timed by Hummingbird's `MetricsMiddleware` and the registry is
+    /// Requests without a proper `Host` header are answered 400 before routing (``HostHeaderCheck``).
+    ///
+    /// With `metrics`, requests are counted and timed by ``RequestMetricsMiddleware`` and the registry is
     /// served in Prometheus' text format at `GET /metrics` on its own listener (bootstrap swift-metrics with a
     /// `PrometheusMetricsFactory` over the same registry before making the proxy, so the pipeline's metrics
     /// land there too).
@@ -26,11 +28,11 @@ public final class ImageProxyServer: Sendable {
                 onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in }) {
         self.proxy = proxy
         let router = Router(context: ImageProxyRequestContext.self)
-        if metrics != nil { router.add(middleware: MetricsMiddleware()) }
+        if metrics != nil { router.add(middleware: RequestMetricsMiddleware()) }
         proxy.addRoutes(to: router)
         let idle = TimeAmount.nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000
                                           + idleTimeout.components.attoseconds / 1_000_000_000)
-        var application = Application(router: router, server: .http1(configuration: .init(idleTimeout: idle)),
+        var application = Application(router: router, server: .http1RequiringHost(idleTimeout: idle),
                                       configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
                                       onServerRunning: { channel in onListening(host, channel.localAddress?.port ?? port) })
         application.logger.logLevel = .warning

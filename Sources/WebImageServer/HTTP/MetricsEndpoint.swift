@@ -11,7 +11,7 @@ enum MetricsEndpoint {
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         }
-        var application = Application(router: router,
+        var application = Application(router: router, server: .http1RequiringHost(),
                                       configuration: ApplicationConfiguration(address: .hostname(host, port: port)))
         application.logger.logLevel = .warning
         return application

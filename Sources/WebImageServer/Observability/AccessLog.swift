@@ -44,7 +44,8 @@ struct AccessLog: Sendable {
         let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
         logger.info("request", metadata: [
             "method": .string(request.isHead ? "HEAD" : "GET"),
-            "path": .string(Self.redacted(request.path, route: route)),
+            // Escaped here too, for a library user's own text handler.
+            "path": .string(LogText.escaped(Self.redacted(request.path, route: route))),
             "status": .stringConvertible(response.status),
             "bytes": .stringConvertible(request.isHead ? 0 : response.body.count),
             "duration_ms": .string(String(format: "%.3f", milliseconds)),

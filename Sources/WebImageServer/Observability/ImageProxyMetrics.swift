@@ -4,8 +4,9 @@
 ///
 /// They are made from ``ImageProxyConfiguration/metricsFactory`` when the proxy is; without a backend each is
 /// swift-metrics' no-op and no clock is read for the stage timers. Requests by status and requests in flight
-/// on every route are Hummingbird's `MetricsMiddleware` (`hb_requests`, `http_server_active_requests`,
-/// `http_server_request_duration`), which `ImageProxyServer` adds when it serves metrics.
+/// on every route are Hummingbird's metrics (`hb_requests`, `http_server_active_requests`,
+/// `http_server_request_duration`), recorded by `RequestMetricsMiddleware`, which `ImageProxyServer` adds when
+/// it serves metrics.
 ///
 /// | Label | Type | Dimensions | Counts or measures |
 /// |---|---|---|---|
@@ -19,6 +20,7 @@
 /// | `swiftwebimage_serve_source_downloads_total` | counter | – | source downloads the proxy asked for |
 /// | `swiftwebimage_serve_source_cache_hits_total` | counter | – | sources read from the disk cache |
 /// | `swiftwebimage_serve_rejected_total` | counter | – | requests refused with 429 (queue full) |
+/// | `swiftwebimage_serve_corrupt_cache_values_total` | counter | `tier` | stored values refused by their checks |
 public enum ImageProxyMetrics {
     /// Meter: image and `/info` requests the proxy is answering now (health checks not included).
     public static let requestsInFlight = "swiftwebimage_serve_requests_in_flight"
@@ -42,12 +44,16 @@ public enum ImageProxyMetrics {
     public static let sourceCacheHits = "swiftwebimage_serve_source_cache_hits_total"
     /// Counter: requests refused at once with 429 because the queue was full.
     public static let rejected = "swiftwebimage_serve_rejected_total"
+    /// Counter, dimension ``Dimension/tier`` (`disk`, `shared`): cached results and sources refused when read
+    /// because their bytes fail the checksum they were stored with (or have none, from an earlier version);
+    /// each is a miss, and is removed (disk) or overwritten by the fresh value (shared).
+    public static let corruptCacheValues = "swiftwebimage_serve_corrupt_cache_values_total"
 
     /// The dimension names.
     public enum Dimension {
         /// A ``Stage`` value.
         public static let stage = "stage"
-        /// ``WebImageMetrics/Tier``'s `memory` or `disk`.
+        /// ``WebImageMetrics/Tier``'s `memory` or `disk`, or `shared` (the Redis tier).
         public static let tier = "tier"
     }
 

@@ -15,6 +15,8 @@ final class ProxyInstruments: Sendable {
     private let sourceDownloads: Counter
     private let sourceCacheHits: Counter
     private let rejected: Counter
+    private let corruptDisk: Counter
+    private let corruptShared: Counter
     private let stages: [ImageProxyMetrics.Stage: CoreMetrics.Timer]
     /// False with swift-metrics' no-op factory: then no stage reads the clock.
     private let timesStages: Bool
@@ -31,6 +33,8 @@ final class ProxyInstruments: Sendable {
         sourceDownloads = Counter(label: M.sourceDownloads, factory: factory)
         sourceCacheHits = Counter(label: M.sourceCacheHits, factory: factory)
         rejected = Counter(label: M.rejected, factory: factory)
+        corruptDisk = Counter(label: M.corruptCacheValues, dimensions: [(M.Dimension.tier, "disk")], factory: factory)
+        corruptShared = Counter(label: M.corruptCacheValues, dimensions: [(M.Dimension.tier, "shared")], factory: factory)
         var stages: [M.Stage: CoreMetrics.Timer] = [:]
         for stage in M.Stage.allCases {
             stages[stage] = CoreMetrics.Timer(label: M.stageDuration, dimensions: [(M.Dimension.stage, stage.rawValue)],
@@ -51,6 +55,8 @@ final class ProxyInstruments: Sendable {
         case \.sourceDownloads: (sourceDownloads, nil)
         case \.sourceCacheHits: (sourceCacheHits, nil)
         case \.rejected: (rejected, nil)
+        case \.corruptDiskValues: (corruptDisk, nil)
+        case \.corruptSharedValues: (corruptShared, nil)
         default: (nil, nil)
         }
         metric?.increment(by: Int64(amount))

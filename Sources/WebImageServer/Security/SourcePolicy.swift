@@ -11,8 +11,9 @@ public struct SourcePolicy: Sendable, Hashable {
     public var allowedSchemes: Set<String>
     /// When not empty, a source must start with one of these. Default empty: any source.
     public var allowedPrefixes: [String]
-    /// Allow loopback, private, link-local, CGNAT, unique-local, multicast and unspecified addresses
-    /// (`--allow-private-sources`; tests and local development). Default false.
+    /// Allow loopback, private, link-local, CGNAT, unique-local, multicast, unspecified and every other
+    /// special-purpose address (``AddressClass``; `--allow-private-sources`, for tests and local development).
+    /// Default false.
     public var allowsPrivateAddresses: Bool
     /// Host names whose addresses are not checked: an internal image store on a private network, trusted
     /// while every other private address stays refused (redirects from it are still checked hop by hop).
@@ -54,7 +55,10 @@ public struct SourcePolicy: Sendable, Hashable {
     public func check(address: IPAddress, host: String) throws(ProxyError) {
         let addressClass = address.addressClass
         guard addressClass != .public, !allowsPrivateAddresses, !trustedHosts.contains(host.lowercased()) else { return }
-        throw .sourceNotAllowed("\(host) is \(address), a \(addressClass.rawValue) address; "
+        // Name the embedded address that decided, so `[2002:7f00:1::]` reads as the loopback it is.
+        let carried = address.embeddedIPv4.first { $0.address.addressClass != .public }
+            .map { " (\($0.form.rawValue) of \($0.address))" } ?? ""
+        throw .sourceNotAllowed("\(host) is \(address)\(carried), a \(addressClass.rawValue) address; "
             + "start the server with --allow-private-sources to allow such sources")
     }
 }

@@ -14,13 +14,13 @@ struct SourceBytes: Sendable {
 /// downloader (coalesced per URL, guarded, size-capped while streaming, with a total deadline).
 final class SourceStore: Sendable {
     let downloader: ImageDownloader
-    let disk: DiskCache?
+    let disk: CheckedDiskStore?
     let shared: SharedTier?
     let downloadTimeout: Duration
     let statistics: ProxyStatistics
     let coders: CodersManager
 
-    init(downloader: ImageDownloader, disk: DiskCache?, shared: SharedTier? = nil, downloadTimeout: Duration,
+    init(downloader: ImageDownloader, disk: CheckedDiskStore?, shared: SharedTier? = nil, downloadTimeout: Duration,
          statistics: ProxyStatistics, coders: CodersManager) {
         self.downloader = downloader
         self.disk = disk
@@ -30,12 +30,13 @@ final class SourceStore: Sendable {
         self.coders = coders
     }
 
-    /// The bytes of `url`: from disk if cached, else from the shared tier (then also written to disk), else
-    /// downloaded (and, when they are an image, cached on disk and handed to the shared tier's background
-    /// writes).
+    /// The bytes of `url`: from disk if cached (and whole: a file that fails its checksum is removed), else from
+    /// the shared tier (then also written to disk), else downloaded (and, when they are an image, cached on disk
+    /// and handed to the shared tier's background writes).
     func data(for url: URL) async throws(ProxyError) -> SourceBytes {
         let key = url.absoluteString
-        if let disk, let cached = try? await NIOThreadPool.singleton.runIfActive({ disk.data(forKey: key) }) {
+        if let disk,
+           let cached = try? await NIOThreadPool.singleton.runIfActive({ disk.read(forKey: key) { data, _ in data } }) {
             statistics.record(\.sourceCacheHits)
             return SourceBytes(data: cached, header: nil)
         }
@@ -66,6 +67,6 @@ final class SourceStore: Sendable {
 
     private func storeOnDisk(_ data: Data, forKey key: String) async {
         guard let disk else { return }
-        _ = try? await NIOThreadPool.singleton.runIfActive { try disk.setData(data, forKey: key) }
+        _ = try? await NIOThreadPool.singleton.runIfActive { try disk.write(data, forKey: key) }
     }
 }

@@ -27,8 +27,15 @@ extension ServeSettings {
     /// `info` whatever ``logLevel`` is, since asking for access lines means wanting them.
     mutating func startLogging() {
         LoggingBootstrap.run(level: logLevel)
+        // Made with its configuration, before the bootstrap: again now, so it escapes and keeps the level too.
+        if var shared = configuration.sharedCache {
+            shared.logger = Logger(label: shared.logger.label)
+            configuration.sharedCache = shared
+        }
         guard accessLog else { return }
-        var logger = Logger(label: ImageProxy.accessLoggerLabel) { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: ImageProxy.accessLoggerLabel) {
+            EscapingLogHandler(StreamLogHandler.standardError(label: $0))
+        }
         logger.logLevel = .info
         configuration.accessLogger = logger
     }

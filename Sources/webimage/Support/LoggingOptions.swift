@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import Synchronization
+import WebImageServer
 
 /// `--log-level LEVEL`: what the library logs (swift-log) on stderr.
 ///
@@ -19,7 +20,8 @@ struct LoggingOptions: ParsableArguments {
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
-/// Bootstraps swift-log at most once per process: a second `LoggingSystem.bootstrap` is a crash.
+/// Bootstraps swift-log at most once per process: a second `LoggingSystem.bootstrap` is a crash. Every line
+/// goes through ``EscapingLogHandler``: URLs and error texts from outside cannot forge lines.
 enum LoggingBootstrap {
     private static let done = Mutex(false)
 
@@ -28,7 +30,7 @@ enum LoggingBootstrap {
             guard !done else { return }
             done = true
             LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardError(label: label)
+                var handler = EscapingLogHandler(StreamLogHandler.standardError(label: label))
                 handler.logLevel = level
                 return handler
             }

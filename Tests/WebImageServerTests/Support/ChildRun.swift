@@ -14,6 +14,12 @@ struct ChildRun {
         var description: String { "\(command.joined(separator: " ")) did not finish in time" }
     }
 
+    /// The path of the executable target `name`, built beside this test binary.
+    static func besideTestBinary(_ name: String) -> String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
     /// Runs `executable arguments…` in a new network namespace whose only interface is loopback (brought up
     /// first): nothing it does can reach past this machine. As root (CI) the namespace is made directly; other
     /// users get one inside a user namespace (`unshare -r`, Debian's default allows it), where loopback

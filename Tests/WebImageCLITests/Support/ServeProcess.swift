@@ -1,0 +1,66 @@
+import Foundation
+import TestSupport
+
+/// A running `webimage serve --allow-unsigned --allow-private-sources` on free loopback ports, with a metrics
+/// listener; its stderr goes to a file, read once it stopped.
+final class ServeProcess: @unchecked Sendable {
+    // Used by one test at a time.
+    let process: Process
+    let port: Int
+    let metricsPort: Int
+    private let directory: TemporaryDirectory
+
+    private init(process: Process, port: Int, metricsPort: Int, directory: TemporaryDirectory) {
+        self.process = process
+        self.port = port
+        self.metricsPort = metricsPort
+        self.directory = directory
+    }
+
+    static func start(_ arguments: [String]) async throws -> ServeProcess {
+        let directory = try TemporaryDirectory()
+        let metricsPort = try ServeCommandTests.freePort()
+        let process = Process()
+        process.executableURL = try CLIRunner.executable()
+        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
+                             "--cache-dir", directory.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)"]
+            + arguments
+        let out = Pipe()
+        try Data().write(to: directory.url.appendingPathComponent("stderr"))
+        process.standardOutput = out
+        process.standardError = try FileHandle(forWritingTo: directory.url.appendingPathComponent("stderr"))
+        try process.run()
+        let (line, _) = await ServeCommandTests.firstLine(of: out.fileHandleForReading)
+        guard let port = Int(line.split(separator: ":").last ?? "") else {
+            process.terminate()
+            throw RawSocket.Failure(description: "serve printed '\(line)'")
+        }
+        let serve = ServeProcess(process: process, port: port, metricsPort: metricsPort, directory: directory)
+        // The metrics listener starts beside the image listener: wait until it answers.
+        _ = await eventually(timeout: 30) { (try? serve.metricsText()) != nil }
+        return serve
+    }
+
+    /// `GET /metrics` on the metrics listener.
+    func metricsText() throws -> String {
+        let socket = try RawSocket(port: metricsPort)
+        try socket.send("GET /metrics HTTP/1.1\r\nHost: metrics\r\nConnection: close\r\n\r\n")
+        let answer = socket.readToEnd()
+        guard answer.hasPrefix("HTTP/1.1 200") else { throw RawSocket.Failure(description: "metrics answered '\(answer.prefix(40))'") }
+        return answer
+    }
+
+    /// Stops it with SIGTERM; its exit status.
+    func stop() -> Int32 {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        return process.terminationStatus
+    }
+
+    /// What it wrote on stderr.
+    var stderr: String {
+        (try? String(contentsOf: directory.url.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
+    }
+}

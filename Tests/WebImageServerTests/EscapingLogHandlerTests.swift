@@ -1,0 +1,50 @@
+import Logging
+import Synchronization
+import Testing
+import WebImageServer
+
+/// The text swift-log's stream handler writes behind ``EscapingLogHandler``: one line per statement whatever
+/// the message, the metadata or the error carry.
+@Suite struct EscapingLogHandlerTests {
+    final class Captured: TextOutputStream, Sendable {
+        let text = Mutex("")
+        func write(_ string: String) { text.withLock { $0 += string } }
+    }
+
+    struct Stream: TextOutputStream, Sendable {
+        let captured: Captured
+        mutating func write(_ string: String) { captured.write(string) }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String { "origin said:\nFORGED error" }
+    }
+
+    @Test func controlCharactersNeverStartALine() {
+        let captured = Captured()
+        var logger = Logger(label: "test") {
+            EscapingLogHandler(StreamLogHandler(label: $0, stream: Stream(captured: captured), metadataProvider: nil))
+        }
+        logger.logLevel = .trace
+        logger[metadataKey: "request"] = "a\r\nFORGED handler"
+        logger.warning("download failed\nFORGED message", metadata: [
+            "url": "http://a/b\nFORGED url", "nested": ["list": ["x\u{2028}FORGED", "\u{1B}[31mred"]],
+            "key\nFORGED": "k",
+        ])
+        logger.error("failed", error: Failure())
+        let lines = captured.text.withLock { $0 }.split(separator: "\n")
+        #expect(lines.count == 2, "\(lines)")
+        #expect(!lines.contains { $0.hasPrefix("FORGED") })
+        let text = lines.joined(separator: "\n")
+        for escaped in ["failed\\nFORGED message", "b\\nFORGED url", "a\\r\\nFORGED handler", "u{2028}FORGED",
+                        "\\u{1B}[31mred", "key\\nFORGED", "said:\\nFORGED error"] {
+            #expect(text.contains(escaped), "\(escaped) in \(text)")
+        }
+    }
+
+    @Test func escapingTwiceChangesNothing() {
+        let once = LogText.escaped("a\tb\\nc\u{85}d")
+        #expect(once == "a\\tb\\nc\\u{85}d")
+        #expect(LogText.escaped(once) == once)
+    }
+}
