@@ -45,7 +45,8 @@ import WebImage
     }
 
     @Test func cancellingTheLastCallerCancelsTheNetworkTask() async throws {
-        try await withLoader { server, downloader in
+        // A read timeout far beyond the test: on a loaded machine the default 15 s once ended the download first.
+        try await withLoader(ImageDownloader.Configuration(downloadTimeout: .seconds(300))) { server, downloader in
             server.route("/slow", TestResponse(body: testImage(), behavior: .hang))
             let events = Recorder<String>()
             _ = downloader.addObserver { if case .stopped = $0 { events.append("stopped") } }
