@@ -134,7 +134,7 @@ let package = Package(
         // Child process for the cache crash test: writes entries until it is killed.
         .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImage", "TestSupport"],
                           path: "Tests/CacheCrashWriter"),
-        .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage"]),
+        .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"]),
         // CHEIF: the HEIF tests build files with embedded thumbnails through libheif itself; lcms2 directly
         // too: the colour tests build their P3 and Adobe RGB profiles with it.

@@ -1,5 +1,6 @@
 import CGIF
 import Foundation
+import TestSupport
 import WebImage
 
 /// GIFCoder's full animated decode beside raw giflib (`DGifSlurp` plus the minimal compositing loop that
@@ -7,10 +8,8 @@ import WebImage
 /// canvas (`decode(_:reusing:options:)`), then both allocating every canvas afresh (the default path).
 enum GIFBenchmarks {
     static func run() throws {
-        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/gif/samples")
         for name in ["sample_big.gif", "gifplayer-muybridge.gif", "moon_impact.gif"] {
-            let data = try Data(contentsOf: samples.appendingPathComponent(name))
+            let data = try TestCorpus.data("gif/samples/\(name)")
             let coder = GIFCoder()
             let image = try coder.decode(data, options: .init())
             let megapixels = Double(image.pixelWidth * image.pixelHeight * image.frameCount) / 1e6

@@ -1,21 +1,18 @@
 import Foundation
+import TestSupport
 import WebImage
 
 /// Issue 14's cache-store cost: the CPU time to encode a 256×256 thumbnail for the disk cache per format, at
 /// ``ImageEncodeEffort/fastest`` (what the cache stores use) beside ``ImageEncodeEffort/balanced`` (the
 /// explicit-encode default), with both outputs' sizes. Quality is the stores' default 1 except in one lossy
 /// WebP row at 0.8, which shows what a lower store quality buys. Each figure is the median thread CPU time
-/// over interleaved rounds. Two inputs: a detailed real photo (the centre of the corpus's `bryce.webp`, when
-/// the shared corpus is beside the checkout) and a drawn graphic (gradients, shapes, flat areas).
+/// over interleaved rounds. Two inputs: a detailed real photo (the centre of the corpus's `bryce.webp`) and a
+/// drawn graphic (gradients, shapes, flat areas).
 enum StoreEncodeBenchmark {
     static let target = 0.002
 
     static func run() throws {
-        if let photo = try photoThumbnail() {
-            try runInput("photo", photo)
-        } else {
-            print("photo: shared/corpus/webp/bryce.webp not found, photo rows skipped")
-        }
+        try runInput("photo", photoThumbnail())
         try runInput("graphic", graphic())
     }
 
@@ -54,12 +51,9 @@ enum StoreEncodeBenchmark {
         }
     }
 
-    /// A 256×256 square from the middle of a real, detailed landscape photo (the shared corpus's panorama).
-    private static func photoThumbnail() throws -> PixelBuffer? {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/corpus/webp/bryce.webp")
-        guard let data = try? Data(contentsOf: url) else { return nil }
+    /// A 256×256 square from the middle of a real, detailed landscape photo (the corpus's panorama).
+    private static func photoThumbnail() throws -> PixelBuffer {
+        let data = try TestCorpus.data("webp/bryce.webp")
         let strip = try CodersManager.shared.decode(data, options: ImageDecodeOptions(
             thumbnailPixelSize: PixelSize(width: 1 << 20, height: 512))).pixels.converted(to: .rgba8)
         let side = strip.height, left = (strip.width - side) / 2

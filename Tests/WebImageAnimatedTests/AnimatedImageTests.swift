@@ -1,12 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 import WebImage
 
 @Suite struct AnimatedImageTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let gifSamples = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/gif/samples")
-    static let fixtures = root.appendingPathComponent("Tests/WebImageCodecsTests/Fixtures")
+    static let gifSamples = TestCorpus.url("gif/samples")
+    static let fixtures = TestCorpus.packageRoot.appendingPathComponent("Tests/WebImageCodecsTests/Fixtures")
 
     static func load(_ url: URL) throws -> Data { try Data(contentsOf: url) }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Every failure a user can cause ends with status 1 and one stderr line naming the file and the reason.
 @Suite struct ErrorReportingTests {
@@ -62,7 +63,7 @@ import Testing
     @Test(arguments: ["pngsuite/png/xcrn0g04.png", "pngsuite/png/xhdn0g08.png", "pngsuite/png/xs1n0g01.png",
                       "pngsuite/png/xd0n2c08.png"])
     func corruptFilesAreReportedByName(name: String) async throws {
-        let path = CLITestPaths.corpus(name)
+        let path = TestCorpus.path(name)
         try await expectOneLineFailure(["info", path], naming: path)
     }
 
@@ -71,7 +72,7 @@ import Testing
                       "gif/crashtest/issue-96-small-codesize-2.gif", "gif/regression/issue-208-block-type.gif",
                       "gif/regression/issue-209-extension-block-type.gif", "gif/stall/issue-101-infinite-empty-loop.gif"])
     func malformedGIFsNeverCrashOrHang(name: String) async throws {
-        let path = CLITestPaths.corpus(name)
+        let path = TestCorpus.path(name)
         let result = try await CLIRunner.run(["info", path, "--json"], timeout: 60)
         #expect(result.exitedNormally)
         #expect(result.status == 0 || result.status == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import WebImage
 
 /// `webimage info FILE --json` on real corpus files: the documented keys, exact values, one JSON line.
@@ -62,7 +63,7 @@ import WebImage
     @Test(arguments: ["Tests/WebImageCodecsTests/Fixtures/png/pillow-animated.png",
                       "Tests/WebImageCodecsTests/Fixtures/webp/alpha_anim_img2webp.webp"])
     func animationsMatchTheFullDecode(relative: String) async throws {
-        let path = CLITestPaths.root.appendingPathComponent(relative).path
+        let path = TestCorpus.packageRoot.appendingPathComponent(relative).path
         let json = try await infoJSON(path)
         let image = try CodersManager.shared.decode(Data(contentsOf: URL(fileURLWithPath: path)), options: .init())
         #expect(image.frameCount > 1)

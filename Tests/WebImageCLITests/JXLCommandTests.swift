@@ -5,8 +5,8 @@ import WebImage
 
 /// `info`, `decode`, `convert` and `fetch --format jxl` on JPEG XL files, run as a user would.
 @Suite struct JXLCommandTests {
-    private static let animation = CLITestPaths.corpus("jxl/animation_icos4d.jxl")
-    private static let oriented = CLITestPaths.corpus("jxl/bench_oriented_brg.jxl")
+    private static let animation = TestCorpus.path("jxl/animation_icos4d.jxl")
+    private static let oriented = TestCorpus.path("jxl/bench_oriented_brg.jxl")
 
     @Test func infoReportsAnAnimation() async throws {
         let result = try await CLIRunner.run(["info", Self.animation, "--json"])

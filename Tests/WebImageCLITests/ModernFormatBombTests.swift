@@ -24,7 +24,7 @@ import TestSupport
         let dir = try TemporaryDirectory()
         let ext = (source as NSString).pathExtension
         let path = dir.path("bomb.\(ext)")
-        try Self.bomb(CLITestPaths.corpus(source), to: path)
+        try Self.bomb(TestCorpus.path(source), to: path)
         let baseline = try await MeasuredRun.baselineMB()
         let line = "webimage: \(path): too many pixels: 12000x12000 is over the limit of 100000000 pixels per frame"
         for arguments in [["info", path], ["decode", path, "-o", dir.path("out.pam")],

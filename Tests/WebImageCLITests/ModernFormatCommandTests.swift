@@ -5,9 +5,9 @@ import WebImage
 
 /// `info`, `decode`, `convert` and `fetch --format` on AVIF and HEIC files from the corpus.
 @Suite struct ModernFormatCommandTests {
-    static let avif = CLITestPaths.corpus("avif/kimono.rotate90.avif")
-    static let animatedAVIF = CLITestPaths.corpus("avif/colors-animated-8bpc.avif")
-    static let heic = CLITestPaths.corpus("heif/colors-with-alpha.heic")
+    static let avif = TestCorpus.path("avif/kimono.rotate90.avif")
+    static let animatedAVIF = TestCorpus.path("avif/colors-animated-8bpc.avif")
+    static let heic = TestCorpus.path("heif/colors-with-alpha.heic")
 
     private func decodeFile(_ path: String) throws -> Image {
         try CodersManager.shared.decode(Data(contentsOf: URL(fileURLWithPath: path)), options: ImageDecodeOptions())
@@ -109,7 +109,7 @@ import WebImage
 
     /// A corrupt AVIF is one error line naming the file, with the library's reason.
     @Test func corruptFileIsOneErrorLine() async throws {
-        let path = CLITestPaths.corpus("avif/alpha_noispe.avif")
+        let path = TestCorpus.path("avif/alpha_noispe.avif")
         let result = try await CLIRunner.run(["info", path])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("webimage: \(path): corrupt image data: AVIF: BMFF parsing failed"))

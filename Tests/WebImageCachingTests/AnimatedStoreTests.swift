@@ -1,13 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 import WebImage
 
 /// Storing an animation without data writes its original bytes, as SDWebImage writes `animatedImageData`,
 /// instead of re-encoding the frames (larger, lossy or slower).
 @Suite struct AnimatedStoreTests {
-    static let gif = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/corpus/gif/samples/anim-gr.gif")
+    static let gif = TestCorpus.url("gif/samples/anim-gr.gif")
 
     private func makeCache(_ directory: TemporaryDirectory) -> ImageCache {
         ImageCache(namespace: "animated", directory: directory.url, configuration: .init(expirationInterval: nil))

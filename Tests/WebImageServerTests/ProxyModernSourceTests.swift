@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import WebImage
 @testable import WebImageServer
 
@@ -35,7 +36,7 @@ import WebImage
     ])
     func resizesToTheExactSizeAndFormat(_ check: Case) async throws {
         try await ProxyHarness.with { harness in
-            harness.serve("/source", try Fixtures.corpus(check.path), contentType: "application/octet-stream")
+            harness.serve("/source", try TestCorpus.data(check.path), contentType: "application/octet-stream")
             let answer = try await harness.get(harness.signedPath(check.options, source: "/source"),
                                                headers: check.accept.map { [("Accept", $0)] } ?? [])
             #expect(answer.status == 200, "\(answer.text)")
@@ -67,7 +68,7 @@ import WebImage
                       ("avif/kimono.rotate90.avif", PixelSize(width: 181, height: 256)),
                       ("jxl/bench_oriented_brg.jxl", PixelSize(width: 303, height: 250))])
     func orientationIsAppliedOnce(path: String, size: PixelSize) async throws {
-        let source = try Fixtures.corpus(path)
+        let source = try TestCorpus.data(path)
         try await ProxyHarness.with { harness in
             harness.serve("/source", source, contentType: "application/octet-stream")
             let answer = try await harness.get(harness.signedPath("rs:force:\(size.width):\(size.height)/f:png",
@@ -87,8 +88,8 @@ import WebImage
     /// animated GIF.
     @Test func animatedSources() async throws {
         try await ProxyHarness.with { harness in
-            harness.serve("/seq", try Fixtures.corpus("avif/colors-animated-8bpc.avif"), contentType: "image/avif")
-            harness.serve("/anim", try Fixtures.corpus("jxl/animation_icos4d.jxl"), contentType: "image/jxl")
+            harness.serve("/seq", try TestCorpus.data("avif/colors-animated-8bpc.avif"), contentType: "image/avif")
+            harness.serve("/anim", try TestCorpus.data("jxl/animation_icos4d.jxl"), contentType: "image/jxl")
             let webp = try await harness.get(harness.signedPath("w:75", source: "/seq"),
                                              headers: [("Accept", "image/webp")])
             #expect(webp.header("Content-Type") == "image/webp")
@@ -156,13 +157,13 @@ import WebImage
             let brokenJPEG = try await harness.get(harness.signedPath("w:100", source: "/cut.jpg"))
             #expect(brokenJPEG.status == 422)
             for path in cut {
-                let data = try Fixtures.corpus(path)
+                let data = try TestCorpus.data(path)
                 harness.serve("/cut/\(path)", data.prefix(data.count / 2))
                 let answer = try await harness.get(harness.signedPath("w:100", source: "/cut/\(path)"))
                 #expect(answer.status == brokenJPEG.status, "\(path): \(answer.text)")
             }
             for path in refused {
-                harness.serve("/refused/\(path)", try Fixtures.corpus(path))
+                harness.serve("/refused/\(path)", try TestCorpus.data(path))
                 let answer = try await harness.get(harness.signedPath("w:100", source: "/refused/\(path)"))
                 #expect(answer.status == 422, "\(path): \(answer.status) \(answer.text)")
             }
@@ -177,7 +178,7 @@ import WebImage
                          ("jxl/animation_icos4d.jxl", #"{"format":"jxl","frames":48,"height":128,"width":128}"#),
                          ("jxl/sunset_logo.jxl", #"{"format":"jxl","frames":1,"height":924,"width":1386}"#)]
             for (path, json) in cases {
-                harness.serve("/\(path)", try Fixtures.corpus(path))
+                harness.serve("/\(path)", try TestCorpus.data(path))
                 let info = try await harness.get("/info" + harness.signedPath("", source: "/\(path)"))
                 #expect(info.text == json)
             }

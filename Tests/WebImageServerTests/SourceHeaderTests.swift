@@ -21,8 +21,7 @@ import WebImage
     }
 
     static func references(_ folder: String) -> [Reference] {
-        let table = (try? String(contentsOf: Fixtures.corpus.appendingPathComponent("\(folder)/reference.tsv"),
-                                 encoding: .utf8)) ?? ""
+        let table = (try? String(contentsOf: TestCorpus.url("\(folder)/reference.tsv"), encoding: .utf8)) ?? ""
         return table.split(separator: "\n").dropFirst().map { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             let size = Int(fields[2]).flatMap { width in Int(fields[3]).map { PixelSize(width: width, height: $0) } }
@@ -39,7 +38,7 @@ import WebImage
     @Test(arguments: readable)
     func corpusSizes(reference: Reference) throws {
         let displayed = try #require(reference.size)
-        let header = try Self.header(Fixtures.corpus(reference.path))
+        let header = try Self.header(TestCorpus.data(reference.path))
         let expected = reference.turned ? PixelSize(width: displayed.height, height: displayed.width) : displayed
         #expect(header.pixelSize == expected)
         #expect(header.codedSize.pixelCount >= header.pixelSize.pixelCount)
@@ -52,16 +51,16 @@ import WebImage
     }
 
     @Test func codedSizesAndFormats() throws {
-        let rotated = try Self.header(Fixtures.corpus("heif/arrow.heic"))
+        let rotated = try Self.header(TestCorpus.data("heif/arrow.heic"))
         #expect(rotated.format == .heic)
         #expect(rotated.pixelSize == PixelSize(width: 3024, height: 4032))
         #expect(rotated.codedSize == PixelSize(width: 4032, height: 3024))
-        let cropped = try Self.header(Fixtures.corpus("avif/Chimera_10bit_cropped_to_1920x1008.avif"))
+        let cropped = try Self.header(TestCorpus.data("avif/Chimera_10bit_cropped_to_1920x1008.avif"))
         #expect(cropped.pixelSize == PixelSize(width: 1920, height: 1008))
         #expect(cropped.codedSize == PixelSize(width: 1920, height: 1080))
         // The third of three top-level images is the primary.
-        #expect(try Self.header(Fixtures.corpus("heif/zPug_3.heic")).pixelSize == PixelSize(width: 64, height: 64))
-        let sequence = try Self.header(Fixtures.corpus("avif/colors-animated-8bpc.avif"))
+        #expect(try Self.header(TestCorpus.data("heif/zPug_3.heic")).pixelSize == PixelSize(width: 64, height: 64))
+        let sequence = try Self.header(TestCorpus.data("avif/colors-animated-8bpc.avif"))
         #expect(sequence.format == .avif && sequence.pixelSize == PixelSize(width: 150, height: 150))
         let heic = try Self.header(Fixtures.still(.heic, 40, 30))
         #expect(heic.format == .heic && heic.pixelSize == PixelSize(width: 40, height: 30))
@@ -118,7 +117,7 @@ import WebImage
     @Test(arguments: ["heif/arrow.heic", "avif/kimono.mirror-vertical.rotate270.crop.avif",
                       "avif/colors-animated-8bpc.avif", "jxl/sunset_logo.jxl", "jxl/animation_spline.jxl"])
     func cutAndCorruptedHeaders(path: String) throws {
-        let head = try Fixtures.corpus(path).prefix(2048)
+        let head = try TestCorpus.data(path).prefix(2048)
         var generator = SplitMix64(seed: UInt64(head.count))
         var variants = (0...head.count).map { Data(head.prefix($0)) }
         for _ in 0..<3000 {

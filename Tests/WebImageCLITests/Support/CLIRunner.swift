@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built `webimage` executable as a subprocess, as a user or a script would.
 enum CLIRunner {
@@ -42,7 +43,7 @@ enum CLIRunner {
         }
         directories.append(Bundle.main.bundleURL)
         directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        directories.append(CLITestPaths.root.appendingPathComponent(".build/debug"))
+        directories.append(TestCorpus.packageRoot.appendingPathComponent(".build/debug"))
         let candidates = directories.map { $0.appendingPathComponent(name) }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             throw Failure.binaryMissing(candidates.map(\.path))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
@@ -7,7 +8,7 @@ import WebImage
     static let files = ["colors-animated-8bpc.avif", "colors-animated-12bpc-keyframes-0-2-3.avif"]
 
     private func corpus(_ name: String) throws -> Data {
-        try TestPaths.data(TestPaths.corpus.appendingPathComponent("avif/\(name)"))
+        try TestCorpus.data("avif/\(name)")
     }
 
     /// Lazy frames, in any order, equal the one-shot decode's frames.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
@@ -6,7 +7,7 @@ import WebImage
 /// allocated where the container already tells.
 @Suite struct AVIFBadInputTests {
     private func corpus(_ name: String) throws -> Data {
-        try TestPaths.data(TestPaths.corpus.appendingPathComponent("avif/\(name)"))
+        try TestCorpus.data("avif/\(name)")
     }
 
     @Test(arguments: ["still_picture.avif", "bbb_alpha_inverted.avif", "colors-animated-8bpc.avif",

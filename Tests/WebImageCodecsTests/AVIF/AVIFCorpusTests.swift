@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebImage
 
-/// Every file of `../shared/corpus/avif` against its `reference.tsv` line (see the corpus README).
+/// Every file of `Tests/Corpus/avif` against its `reference.tsv` line (see the corpus README).
 ///
 /// Pixels are compared exactly with the reference MD5 (`avifdec -d 8`, libavif 0.11 as here; for the three
 /// `clap` files 0.11's `avifdec` refuses, libavif 1.4.2, which agrees exactly with 0.11 on 8-bit files). 10-

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
 /// Thumbnails, scale-down, the pixel limit, buffer reuse and progressive loading for AVIF stills.
 @Suite struct AVIFDecodeOptionsTests {
     private func corpus(_ name: String) throws -> Data {
-        try TestPaths.data(TestPaths.corpus.appendingPathComponent("avif/\(name)"))
+        try TestCorpus.data("avif/\(name)")
     }
 
     /// The thumbnail size follows the displayed (rotated) size, with the same rules as every coder.

@@ -1,5 +1,6 @@
 import CLCMS2
 import Foundation
+import TestSupport
 import Testing
 @testable import WebImageCodecs
 import WebImage
@@ -56,7 +57,7 @@ import WebImage
     /// PNG's `gAMA` + `cHRM` go through the same synthesis: PngSuite's `ccwn2c08.png` (gamma 1.0, sRGB's
     /// chromaticities) attaches the same bytes on every decode.
     @Test func pngGammaAndChromaticitiesShareTheSynthesis() throws {
-        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("pngsuite/png/ccwn2c08.png"))
+        let data = try TestCorpus.data("pngsuite/png/ccwn2c08.png")
         let preserve = ImageDecodeOptions(colorSpace: .preserve)
         let first = try #require(try CodersManager.shared.decode(data, options: preserve).iccProfile)
         let second = try CodersManager.shared.decode(data, options: preserve).iccProfile
@@ -89,7 +90,7 @@ import WebImage
     /// `avifdec -d 16` writes them) through the PQ curve, 203 cd/m² as white, P3 → sRGB, computed in Python. The
     /// light bottom rows are brighter than reference white and come out white.
     @Test func hdrCorpusFileMapsLikeTheFormulas() throws {
-        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("avif/colors_hdr_p3.avif"))
+        let data = try TestCorpus.data("avif/colors_hdr_p3.avif")
         let image = try CodersManager.shared.decode(data, options: .init())
         #expect(image.pixelFormat == .rgba16)
         #expect(image.iccProfile == nil && image.colorProfileIssue == nil)

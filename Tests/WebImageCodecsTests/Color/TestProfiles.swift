@@ -1,5 +1,6 @@
 import CLCMS2
 import Foundation
+import TestSupport
 
 /// ICC profiles made with lcms2 from published primaries, as `cmsCreateRGBProfile` builds them.
 enum TestProfiles {
@@ -31,7 +32,7 @@ enum TestProfiles {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/djxl")
-        process.arguments = [TestPaths.corpus.appendingPathComponent("jxl/cmyk_layers.jxl").path, png.path,
+        process.arguments = [TestCorpus.path("jxl/cmyk_layers.jxl"), png.path,
                              "--icc_out=\(output.path)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -1,18 +1,17 @@
 import Foundation
+import TestSupport
 import WebImageCore
 
 /// Helpers shared by the GIF tests.
 enum GIFTestSupport {
-    /// `corpus/gif/<folder>/<name>`.
+    /// `Tests/Corpus/gif/<folder>/<name>`.
     static func corpus(_ folder: String, _ name: String) throws -> Data {
-        try TestPaths.data(TestPaths.corpus.appendingPathComponent("gif").appendingPathComponent(folder)
-            .appendingPathComponent(name))
+        try TestCorpus.data("gif/\(folder)/\(name)")
     }
 
-    /// Every file name in `corpus/gif/<folder>`, sorted.
+    /// Every file name in `Tests/Corpus/gif/<folder>`, sorted.
     static func corpusFiles(_ folder: String) throws -> [String] {
-        let url = TestPaths.corpus.appendingPathComponent("gif").appendingPathComponent(folder)
-        return try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".gif") }.sorted()
+        try FileManager.default.contentsOfDirectory(atPath: TestCorpus.path("gif/\(folder)")).filter { $0.hasSuffix(".gif") }.sorted()
     }
 
     /// FNV-1a 64 over 8-bit RGBA with fully transparent pixels counted as (0,0,0,0), the same hash the

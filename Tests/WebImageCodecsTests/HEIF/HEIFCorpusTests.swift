@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
-/// Every file of `../shared/corpus/heif` against its `reference.tsv` line (see the corpus README).
+/// Every file of `Tests/Corpus/heif` against its `reference.tsv` line (see the corpus README).
 ///
 /// HEVC files go to ``HEIFCoder`` (libheif 1.15 with libde265, as the reference `heif-convert`): 8-bit files
 /// are compared exactly with the reference MD5; 10- and 12-bit files decode to 16-bit storage (samples scaled to
@@ -48,7 +49,7 @@ import WebImage
     /// A phone photo's ICC profile (`colr` `prof`): kept byte for byte with `.preserve`, converted to sRGB by
     /// default (so the pixels differ from the stored ones, which the reference holds).
     @Test func aPhotosICCProfileIsKeptOrConverted() throws {
-        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("heif/arrow.heic"))
+        let data = try TestCorpus.data("heif/arrow.heic")
         let kept = try CodersManager.shared.decode(data, options: .init(colorSpace: .preserve))
         let profile = try #require(kept.iccProfile)
         #expect(profile.count > 128 && profile[36..<40] == Data("acsp".utf8))
@@ -79,7 +80,7 @@ import WebImage
     /// An AVC-coded file has the major brand `avci`, which neither coder claims (libheif's own file-type check
     /// refuses it too): unsupported format.
     @Test func anAVCFileIsNotClaimed() throws {
-        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("heif/avc32.heif"))
+        let data = try TestCorpus.data("heif/avc32.heif")
         #expect(!HEIFCoder().canDecode(data))
         #expect(!AVIFCoder().canDecode(data))
         do {
@@ -93,7 +94,7 @@ import WebImage
     /// `invalid_id.heic`'s `pitm` names an item that is a thumbnail, not a top-level image: the file's one
     /// top-level image is decoded, as `heif-convert` does.
     @Test func aPrimaryItemThatIsNoTopLevelImageFallsBack() throws {
-        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("heif/invalid_id.heic"))
+        let data = try TestCorpus.data("heif/invalid_id.heic")
         #expect(try HEIFCoder().decode(data, options: .init()).pixelSize == PixelSize(width: 564, height: 870))
     }
 }

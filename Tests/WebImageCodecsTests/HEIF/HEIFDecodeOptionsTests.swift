@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
 /// The pixel limit, hostile sizes, truncation, buffer reuse and progressive loading for HEIF/HEIC.
 @Suite struct HEIFDecodeOptionsTests {
     private func corpus(_ name: String) throws -> Data {
-        try TestPaths.data(TestPaths.corpus.appendingPathComponent("heif/\(name)"))
+        try TestCorpus.data("heif/\(name)")
     }
 
     @Test func pixelLimitIsCheckedBeforeDecoding() throws {

@@ -1,5 +1,6 @@
 import CHEIF
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
@@ -102,7 +103,7 @@ import WebImage
 
     /// The corpus file with a thumbnail decodes at full size by default and from the thumbnail for small sizes.
     @Test func corpusThumbnailFile() throws {
-        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("heif/colors-no-alpha-thumbnail.heic"))
+        let data = try TestCorpus.data("heif/colors-no-alpha-thumbnail.heic")
         #expect(try HEIFCoder().decode(data, options: .init()).pixelSize == PixelSize(width: 72, height: 72))
         let small = try HEIFCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 8, height: 8)))
         #expect(small.pixelSize == PixelSize(width: 8, height: 8))

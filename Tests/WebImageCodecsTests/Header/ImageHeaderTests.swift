@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import WebImage
 
 /// `CodersManager.header(for:)` against a full decode of the same bytes: every readable file of the corpora and
@@ -8,7 +9,7 @@ import WebImage
     /// Every corpus and fixture file, relative to the corpus or fixture folder.
     static let files: [URL] = {
         let folders = ["pngsuite/png", "webp", "gif/samples", "gif/crashtest", "gif/regression", "avif", "heif", "jxl"]
-            .map { TestPaths.corpus.appendingPathComponent($0) }
+            .map { TestCorpus.url($0) }
             + ["jpeg", "png", "webp"].map { TestPaths.fixture($0, "") }
         return folders.flatMap { folder in
             ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
@@ -6,7 +7,7 @@ import WebImage
     private let coder = JXLCoder()
 
     private func corpus(_ name: String) throws -> Data {
-        try TestPaths.data(TestPaths.corpus.appendingPathComponent("jxl/\(name)"))
+        try TestCorpus.data("jxl/\(name)")
     }
 
     /// `animation_icos4d`: 48 frames of 50 ms (jxlinfo), looping forever.

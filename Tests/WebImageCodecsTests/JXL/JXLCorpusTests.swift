@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
-/// The libjxl conformance files of `../shared/corpus/jxl` against `reference.tsv` (djxl 0.7's output).
+/// The libjxl conformance files of `Tests/Corpus/jxl` against `reference.tsv` (djxl 0.7's output).
 ///
 /// Sizes (as displayed: the orientation applied), frame counts and alpha are compared for every file. Pixels
 /// are compared in three ways, each for a reason measured here:
@@ -66,7 +67,7 @@ import WebImage
 
     @Test(arguments: JXLReference.valid.filter { exactAgainstLocalDjxl.contains($0.file) })
     func pixelsMatchDjxlOnThisMachine(reference: JXLReference) throws {
-        let png = try JXLTestSupport.djxl(TestPaths.corpus.appendingPathComponent("jxl/\(reference.file)"))
+        let png = try JXLTestSupport.djxl(TestCorpus.url("jxl/\(reference.file)"))
         let expected = try PNGCoder().decode(png, options: .init(colorSpace: .preserve))
         #expect(try decode(reference).pixels == expected.pixels.converted(to: .rgba8))
     }

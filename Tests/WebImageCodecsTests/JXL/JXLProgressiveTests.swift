@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
@@ -21,7 +22,7 @@ import WebImage
     /// `progressive.jxl` (4064×2704, 457 KB) shows partial images before the final one, which equals the
     /// one-shot decode.
     @Test func progressiveFileShowsPartialImages() throws {
-        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("jxl/progressive.jxl"))
+        let data = try TestCorpus.data("jxl/progressive.jxl")
         #expect(coder.canDecodeIncrementally(data.prefix(2)))
         let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 512, height: 512))
         let (partials, final) = try feed(data, chunk: 32 * 1024, options: options)
@@ -35,14 +36,14 @@ import WebImage
     }
 
     @Test func truncatedDownloadIsATypedError() throws {
-        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("jxl/progressive.jxl"))
+        let data = try TestCorpus.data("jxl/progressive.jxl")
         let decoder = coder.makeProgressiveDecoder(options: .init())
         _ = try decoder.decode(data.prefix(1000), isFinished: false)
         #expect(GIFTestSupport.badDataReason { _ = try decoder.decode(data.prefix(2000), isFinished: true) } == .truncated)
     }
 
     @Test func animationArrivesWhole() throws {
-        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("jxl/animation_spline.jxl"))
+        let data = try TestCorpus.data("jxl/animation_spline.jxl")
         let (partials, final) = try feed(data, chunk: 2048)
         #expect(partials.isEmpty)
         #expect(final?.frameCount == 60)

@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 import WebImage
 
-/// One line of `../shared/corpus/jxl/reference.tsv`.
+/// One line of `Tests/Corpus/jxl/reference.tsv`.
 struct JXLReference: Sendable, CustomStringConvertible {
     let file: String
     let width: Int
@@ -13,7 +14,7 @@ struct JXLReference: Sendable, CustomStringConvertible {
     var description: String { file }
 
     static let all: [JXLReference] = {
-        let list = TestPaths.corpus.appendingPathComponent("jxl/reference.tsv")
+        let list = TestCorpus.url("jxl/reference.tsv")
         guard let text = try? String(contentsOf: list, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -28,7 +29,7 @@ struct JXLReference: Sendable, CustomStringConvertible {
     static var rejected: [JXLReference] { all.filter(\.isRejected) }
 
     var data: Data {
-        get throws { try TestPaths.data(TestPaths.corpus.appendingPathComponent("jxl/\(file)")) }
+        get throws { try TestCorpus.data("jxl/\(file)") }
     }
 }
 

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
 /// PngSuite conformance: every valid file decodes to the reference pixels, every `x*` file is rejected.
 @Suite struct PNGSuiteTests {
-    static let folder = TestPaths.corpus.appendingPathComponent("pngsuite")
+    static let folder = TestCorpus.url("pngsuite")
     static let files: [String] = ((try? FileManager.default.contentsOfDirectory(
         atPath: folder.appendingPathComponent("png").path)) ?? []).filter { $0.hasSuffix(".png") }.sorted()
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
@@ -12,7 +13,7 @@ import WebImage
     }
 
     private static func pngSuite(_ name: String) throws -> Data {
-        try TestPaths.data(TestPaths.corpus.appendingPathComponent("pngsuite/png/\(name)"))
+        try TestCorpus.data("pngsuite/png/\(name)")
     }
 
     @Test(arguments: ReuseTestSupport.optionVariants())

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
@@ -19,9 +20,8 @@ import WebImage
         var buffer = PixelBuffer(width: 1, height: 1)
         try ReuseTestSupport.expectReuseMatches(coder, try Self.webp(width: 200, height: 150, lossless: lossless),
                                                 buffer: &buffer, options: options)
-        let corpus = TestPaths.corpus.appendingPathComponent("webp")
         for name in ["lossless_vec_1_0.webp", "vp80-00-comprehensive-001.webp", "alpha_filter_1.webp"] {
-            try ReuseTestSupport.expectReuseMatches(coder, try TestPaths.data(corpus.appendingPathComponent(name)),
+            try ReuseTestSupport.expectReuseMatches(coder, try TestCorpus.data("webp/\(name)"),
                                                     buffer: &buffer, options: options)
         }
     }

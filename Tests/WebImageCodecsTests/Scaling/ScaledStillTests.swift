@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import WebImageCodecs
 import WebImage
@@ -33,7 +34,7 @@ import WebImage
                      "basn3p08", "basn4a08", "basn4a16", "basn6a08", "basn6a16", "basi0g08", "basi2c16", "basi3p04",
                      "basi6a08", "basi6a16", "tbrn2c08", "s01n3p01", "s09n3p02"]
         for name in names {
-            let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("pngsuite/png/\(name).png"))
+            let data = try TestCorpus.data("pngsuite/png/\(name).png")
             try expectResampledFullDecode(PNGCoder(), data, name)
         }
     }
@@ -42,7 +43,7 @@ import WebImage
     /// odd row at full width, resampled.
     @Test(arguments: ["basi6a08.png", "basi0g16.png", "basi3p02.png"])
     func largeInterlacedPNGUsesItsLastPass(name: String) throws {
-        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("pngsuite/png/\(name)"))
+        let data = try TestCorpus.data("pngsuite/png/\(name)")
         let full = try PNGCoder().decode(data, options: .init()).pixels
         let oddRows = PixelBuffer(width: full.width, height: full.height / 2, format: full.format) { out in
             full.withUnsafeBytes { source in
@@ -101,8 +102,8 @@ import WebImage
         let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 40, height: 40))
         let stills: [(any AnimatedImageCoding, Data)] = [
             (GIFCoder(), try GIFTestSupport.corpus("samples", "interlaced.gif")),
-            (PNGCoder(), try TestPaths.data(TestPaths.corpus.appendingPathComponent("pngsuite/png/basn6a16.png"))),
-            (WebPCoder(), try TestPaths.data(TestPaths.corpus.appendingPathComponent("webp/test.webp"))),
+            (PNGCoder(), try TestCorpus.data("pngsuite/png/basn6a16.png")),
+            (WebPCoder(), try TestCorpus.data("webp/test.webp")),
         ]
         for (coder, data) in stills {
             let oneShot = try coder.decode(data, options: options)

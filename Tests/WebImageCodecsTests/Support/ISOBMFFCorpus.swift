@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 import WebImage
 
-/// One line of `avif/reference.tsv` or `heif/reference.tsv` in the shared corpus (see its README).
+/// One line of `avif/reference.tsv` or `heif/reference.tsv` in `Tests/Corpus` (see its README).
 struct ISOBMFFReference: Sendable, CustomStringConvertible {
     let folder: String
     let file: String
@@ -18,12 +19,12 @@ struct ISOBMFFReference: Sendable, CustomStringConvertible {
 
     var description: String { "\(folder)/\(file)" }
     var isRejected: Bool { result.hasPrefix("rejected") }
-    var url: URL { TestPaths.corpus.appendingPathComponent("\(folder)/\(file)") }
+    var url: URL { TestCorpus.url("\(folder)/\(file)") }
     func data() throws -> Data { try TestPaths.data(url) }
 
     /// Every line of `folder/reference.tsv`.
     static func all(in folder: String) -> [ISOBMFFReference] {
-        let list = TestPaths.corpus.appendingPathComponent("\(folder)/reference.tsv")
+        let list = TestCorpus.url("\(folder)/reference.tsv")
         guard let text = try? String(contentsOf: list, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").dropFirst().map { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)

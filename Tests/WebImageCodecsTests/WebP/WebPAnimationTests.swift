@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
@@ -111,7 +112,7 @@ import WebImage
     }
 
     @Test func stillWebPReadsAsOneFrameAnimation() throws {
-        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("webp/test.webp"))
+        let data = try TestCorpus.data("webp/test.webp")
         let lazy = try coder.makeAnimatedDecoder(data, options: .init())
         #expect(lazy.frameCount == 1)
         #expect(try lazy.frame(at: 0) == coder.decode(data, options: .init()).pixels)

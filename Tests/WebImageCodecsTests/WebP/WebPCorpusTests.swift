@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
@@ -10,7 +11,7 @@ struct WebPReference: Sendable, CustomStringConvertible {
 
     /// The `.pam` lines of the corpus list: `<md5>  <name>.webp.pam` (md5sum's format).
     static let all: [WebPReference] = {
-        let list = TestPaths.corpus.appendingPathComponent("webp/libwebp_tests.md5")
+        let list = TestCorpus.url("webp/libwebp_tests.md5")
         guard let text = try? String(contentsOf: list, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -22,7 +23,7 @@ struct WebPReference: Sendable, CustomStringConvertible {
 
 @Suite struct WebPCorpusTests {
     private func corpusData(_ name: String) throws -> Data {
-        try TestPaths.data(TestPaths.corpus.appendingPathComponent("webp/\(name)"))
+        try TestCorpus.data("webp/\(name)")
     }
 
     @Test func referenceListHasAllPAMEntries() {
@@ -99,7 +100,7 @@ struct WebPReference: Sendable, CustomStringConvertible {
     /// an image or a ``WebImageError``, never a crash.
     @Test(arguments: ["test.webp", "lossless_vec_1_6.webp", "lossy_alpha2.webp", "alpha_filter_2.webp"])
     func damagedFilesNeverCrash(file: String) throws {
-        let original = [UInt8](try TestPaths.data(TestPaths.corpus.appendingPathComponent("webp/\(file)")))
+        let original = [UInt8](try TestCorpus.data("webp/\(file)"))
         var state: UInt32 = 99
         var rejected = 0
         for round in 0..<24 {

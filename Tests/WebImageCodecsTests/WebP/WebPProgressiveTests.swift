@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
@@ -39,7 +40,7 @@ import WebImage
 
     @Test(arguments: ["lossless1.webp", "lossless_vec_2_5.webp", "lossy_alpha1.webp"])
     func corpusImagesFinishIdenticalToOneShot(file: String) throws {
-        let data = try TestPaths.data(TestPaths.corpus.appendingPathComponent("webp/\(file)"))
+        let data = try TestCorpus.data("webp/\(file)")
         let (partials, final) = try feed(data, chunk: 1024)
         let oneShot = try coder.decode(data, options: .init())
         #expect(final?.pixels == oneShot.pixels)

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
 @Suite struct WebPScaledDecodeTests {
     private func corpusData(_ name: String) throws -> Data {
-        try TestPaths.data(TestPaths.corpus.appendingPathComponent("webp/\(name)"))
+        try TestCorpus.data("webp/\(name)")
     }
 
     /// libwebp scales during decode: the pixels are exactly `dwebp -resize W H -pam`'s.

@@ -26,8 +26,9 @@ struct ChildRun {
     /// connections to NIO servers were seen reset here, so only root runs are known to pass.
     static func loopbackOnly(_ executable: String, arguments: [String], timeout: Double) async throws -> ChildRun {
         let namespace = geteuid() == 0 ? "-n" : "-rn"
-        return try await run("/usr/bin/unshare",
-                             [namespace, "/bin/sh", "-c", "ip link set lo up && exec \"$0\" \"$@\"", executable] + arguments,
+        // `ip` lives in sbin, which a non-root PATH may lack.
+        let script = "PATH=\"$PATH:/usr/sbin:/sbin\" ip link set lo up && exec \"$0\" \"$@\""
+        return try await run("/usr/bin/unshare", [namespace, "/bin/sh", "-c", script, executable] + arguments,
                              timeout: timeout)
     }
 

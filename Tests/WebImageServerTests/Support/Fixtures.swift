@@ -50,16 +50,6 @@ enum Fixtures {
         try encode(Image(pixels: pixels(width, height, alpha: alpha)), format)
     }
 
-    /// `../shared/corpus` relative to the project root.
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/corpus")
-
-    /// A corpus file's bytes, `path` relative to the corpus (`heif/arrow.heic`).
-    static func corpus(_ path: String) throws -> Data {
-        try Data(contentsOf: corpus.appendingPathComponent(path))
-    }
-
     static func encode(_ image: Image, _ format: ImageFormat) throws -> Data {
         try CodersManager.shared.encode(image, as: format, options: ImageEncodeOptions(quality: 0.9))
     }
