@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Generated URLs (ports out of range, IPv4 and IPv6 spellings, zones, user information, escapes, long parts,
 /// and each as a redirect target) through the downloader, the manager and the service, in a child process so
@@ -10,7 +11,7 @@ import Testing
 
     @Test(arguments: [UInt64(1), 2, 3])
     func generatedURLsEndInTypedErrorsNeverATrap(seed: UInt64) async throws {
-        let run = try await ChildRun.loopbackOnly(ChildRun.besideTestBinary("URLPropertyChild"),
+        let run = try await ChildProcess.loopbackOnly(ChildProcess.besideTestBinary("URLPropertyChild"),
                                                   arguments: ["\(seed)", "\(Self.count)"],
                                                   timeout: 600)
         let lines = run.stdout.split(separator: "\n").map(String.init)

@@ -5,15 +5,7 @@ import TestSupport
 /// Runs the built `webimage` executable as a subprocess, as a user or a script would.
 enum CLIRunner {
     /// What one run printed and how it exited.
-    struct Result {
-        var status: Int32
-        /// False when the process died from a signal (a Swift runtime trap, a crash).
-        var exitedNormally: Bool
-        var stdout: String
-        var stderr: String
-        /// Non-empty stderr lines.
-        var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
-    }
+    typealias Result = ChildProcess
 
     enum Failure: Error, CustomStringConvertible {
         case binaryMissing([String])
@@ -52,34 +44,12 @@ enum CLIRunner {
     }
 
     /// Runs `webimage arguments…` in `directory`, killing it after `timeout` seconds (a hang is a failure).
-    ///
-    /// Suspends until the process exits instead of sleeping on a thread: a test that blocks a thread of the
-    /// cooperative pool (two on a two-core machine) stalls every other test in the process meanwhile.
     static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double = 300) async throws -> Result {
-        let scratch = try TemporaryDirectory()
-        let out = scratch.url.appendingPathComponent("stdout"), err = scratch.url.appendingPathComponent("stderr")
-        try Data().write(to: out)
-        try Data().write(to: err)
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        let (exit, exited) = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in exited.finish() }
-        try process.run()
-        let watchdog = Task {
-            guard (try? await Task.sleep(for: .seconds(timeout))) != nil else { return false }
-            process.terminate()
-            return true
+        do {
+            return try await ChildProcess.run(try executable(), arguments, in: directory, timeout: timeout)
+        } catch is ChildProcess.TimedOut {
+            throw Failure.timedOut(arguments)
         }
-        for await _ in exit {}
-        watchdog.cancel()
-        if await watchdog.value { throw Failure.timedOut(arguments) }
-        return Result(status: process.terminationStatus, exitedNormally: process.terminationReason == .exit,
-                      stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 }
 

@@ -30,31 +30,49 @@ enum MeasuredRun {
 
     /// Runs `webimage arguments…`; killed (and reported as signal 9) after `timeout` seconds.
     static func run(_ arguments: [String], timeout: Double = 120) async throws -> Result {
-        let scratch = try TemporaryDirectory()
-        let report = scratch.path("report"), out = scratch.url.appendingPathComponent("stdout")
-        let err = scratch.url.appendingPathComponent("stderr")
-        try Data().write(to: out)
-        try Data().write(to: err)
+        let launch = try Launch(arguments, timeout: timeout)
+        for await _ in launch.exit {}
+        return try launch.result(arguments)
+    }
+
+    /// `webimage arguments…` started under `PeakRSS`, writing to files of a scratch directory.
+    struct Launch {
         let process = Process()
-        process.executableURL = try CLIRunner.executable(named: "PeakRSS")
-        process.arguments = [report, String(addressSpaceLimitKB), String(timeout),
-                             try CLIRunner.executable().path] + arguments
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        let (exit, exited) = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in exited.finish() }
-        try process.run()
-        for await _ in exit {}
-        let fields = (try? String(contentsOfFile: report, encoding: .utf8))?.split(separator: " ") ?? []
-        guard process.terminationStatus == 0, fields.count == 4, let status = Int32(fields[0]),
-              let signal = Int32(fields[1]), let peakKB = Double(fields[2]),
-              let seconds = Double(fields[3].trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw Failure(description: "PeakRSS failed (status \(process.terminationStatus)) for \(arguments)")
+        let exit: AsyncStream<Void>
+        private let scratch: TemporaryDirectory
+        let stdout: URL
+
+        init(_ arguments: [String], timeout: Double) throws {
+            scratch = try TemporaryDirectory()
+            stdout = scratch.url.appendingPathComponent("stdout")
+            let err = scratch.url.appendingPathComponent("stderr")
+            try Data().write(to: stdout)
+            try Data().write(to: err)
+            process.executableURL = try CLIRunner.executable(named: "PeakRSS")
+            process.arguments = [scratch.path("report"), String(MeasuredRun.addressSpaceLimitKB), String(timeout),
+                                 try CLIRunner.executable().path] + arguments
+            process.standardOutput = try FileHandle(forWritingTo: stdout)
+            process.standardError = try FileHandle(forWritingTo: err)
+            let (exit, exited) = AsyncStream<Void>.makeStream()
+            self.exit = exit
+            process.terminationHandler = { _ in exited.finish() }
+            try process.run()
         }
-        return Result(status: status, signal: signal == 0 ? nil : signal,
-                      stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self),
-                      peakMB: peakKB / 1024, seconds: seconds)
+
+        /// What `PeakRSS` reported, once it has exited.
+        func result(_ arguments: [String]) throws -> Result {
+            let fields = (try? String(contentsOfFile: scratch.path("report"), encoding: .utf8))?.split(separator: " ") ?? []
+            guard process.terminationStatus == 0, fields.count == 4, let status = Int32(fields[0]),
+                  let signal = Int32(fields[1]), let peakKB = Double(fields[2]),
+                  let seconds = Double(fields[3].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw Failure(description: "PeakRSS failed (status \(process.terminationStatus)) for \(arguments)")
+            }
+            return Result(status: status, signal: signal == 0 ? nil : signal,
+                          stdout: String(decoding: try Data(contentsOf: stdout), as: UTF8.self),
+                          stderr: String(decoding: try Data(contentsOf: scratch.url.appendingPathComponent("stderr")),
+                                         as: UTF8.self),
+                          peakMB: peakKB / 1024, seconds: seconds)
+        }
     }
 
     /// The child's peak RSS for a run that does next to nothing (`decode` of a 1×1 PNG): the baseline the

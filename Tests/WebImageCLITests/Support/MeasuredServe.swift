@@ -7,37 +7,17 @@ extension MeasuredRun {
     /// listens, then stops it with SIGTERM and reports its peak memory over the whole run.
     static func serving(_ arguments: [String], timeout: Double = 120,
                         _ body: (Int) async throws -> Void) async throws -> Result {
-        let scratch = try TemporaryDirectory()
-        let report = scratch.path("report"), out = scratch.url.appendingPathComponent("stdout")
-        let err = scratch.url.appendingPathComponent("stderr")
-        try Data().write(to: out)
-        try Data().write(to: err)
-        let process = Process()
-        process.executableURL = try CLIRunner.executable(named: "PeakRSS")
-        process.arguments = [report, String(addressSpaceLimitKB), String(timeout), try CLIRunner.executable().path,
-                             "serve", "--bind", "127.0.0.1:0"] + arguments
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        let (exit, exited) = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in exited.finish() }
-        try process.run()
+        let launch = try Launch(["serve", "--bind", "127.0.0.1:0"] + arguments, timeout: timeout)
+        let process = launch.process
         defer { if process.isRunning { process.terminate() } }
-        let port = try await listeningPort(in: out)
+        let port = try await listeningPort(in: launch.stdout)
         try await body(port)
         // PeakRSS forked the server: signal that child, whose exit ends PeakRSS.
-        let children = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children",
-                                    encoding: .utf8)) ?? ""
+        let pid = process.processIdentifier
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
         for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGTERM) }
-        for await _ in exit {}
-        let fields = (try? String(contentsOfFile: report, encoding: .utf8))?.split(separator: " ") ?? []
-        guard fields.count == 4, let status = Int32(fields[0]), let signal = Int32(fields[1]), let peakKB = Double(fields[2]),
-              let seconds = Double(fields[3].trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw Failure(description: "PeakRSS failed for serve \(arguments)")
-        }
-        return Result(status: status, signal: signal == 0 ? nil : signal,
-                      stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self),
-                      peakMB: peakKB / 1024, seconds: seconds)
+        for await _ in launch.exit {}
+        return try launch.result(["serve"] + arguments)
     }
 
     /// The port of the `listening on http://127.0.0.1:PORT` line, waited for up to 60 s.
