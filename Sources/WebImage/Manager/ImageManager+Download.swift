@@ -20,6 +20,13 @@ extension ImageManager {
             return
         }
         guard let cached, let image = cached.image else {
+            // Another load of the same key may have stored it while this one's disk query waited its turn on the
+            // I/O queue: a duplicate nearby then shares the first download's result instead of starting another.
+            if let stored = memoryHit(key: plan.key, options: options, context: plan.context) {
+                finishLoaded(plan, operation, LoadedImage(image: stored, data: nil, cacheType: .memory, originalStored: true,
+                                                          isFromFullKey: true))
+                return
+            }
             startDownload(plan, operation, validators: nil, hasCachedImage: false)
             return
         }

@@ -75,7 +75,7 @@ extension ImageManager {
     }
 
     /// The lean path: the default memory cache answered synchronously, no token, no hop.
-    private func memoryHit(key: String, options: WebImageOptions, context: WebImageContext) -> Image? {
+    func memoryHit(key: String, options: WebImageOptions, context: WebImageContext) -> Image? {
         let excluded: WebImageOptions = [.fromLoaderOnly, .refreshCached, .queryMemoryData, .decodeFirstFrameOnly,
                                          .preloadAllFrames, .matchAnimatedImageClass]
         guard let memoryCache, context.imageCache == nil, options.isDisjoint(with: excluded),
