@@ -24,7 +24,7 @@ final class MatrixShaperTables16: Sendable {
 
     /// Tables for `profile`, or nil when it is not curves and a matrix, or when the result differs from
     /// lcms2's floating-point conversion by more than a quarter of an 8-bit level on any of the ``ChannelRamps``
-    /// (every 8-bit level's 16-bit sample).
+    /// checked.
     init?(profile: cmsHPROFILE) {
         guard LittleCMS.convertsThroughMatrixShaper(profile), let (linear, matrix, black) = Self.measure(profile) else {
             return nil
@@ -82,8 +82,9 @@ final class MatrixShaperTables16: Sendable {
     }
 
     /// Whether the tables match lcms2's floating-point profile → sRGB conversion within 64 (a quarter of an
-    /// 8-bit level) on the ramps of every 8-bit level's sample (``measure(_:)`` has already seen every sample
-    /// of each channel on its own).
+    /// 8-bit level) on every 8-bit level's sample of each channel, the others at 0, half and full scale.
+    /// (``measure(_:)`` has already seen every sample of each channel on its own; lcms2's floating point is
+    /// slow enough that a larger grid would cost more than the measuring.)
     private func agrees(with profile: cmsHPROFILE) -> Bool {
         guard let sRGB = cmsCreate_sRGBProfileTHR(LittleCMS.context) else { return false }
         defer { cmsCloseProfile(sRGB) }
@@ -91,7 +92,7 @@ final class MatrixShaperTables16: Sendable {
                                                     LittleCMS.PixelType.rgbFloat, LittleCMS.perceptual,
                                                     LittleCMS.noCache) else { return false }
         defer { cmsDeleteTransform(reference) }
-        var rgba = ChannelRamps.rgba(levels: (0...255).map { UInt16($0 * 257) })
+        var rgba = ChannelRamps.rgba(levels: (0...255).map { UInt16($0 * 257) }, others: 3)
         let count = rgba.count / 4
         var expected = [Float](repeating: 0, count: count * 3)
         cmsDoTransform(reference, rgba, &expected, cmsUInt32Number(count))
