@@ -7,17 +7,18 @@ enum ChannelRamps {
     static func rgba<Sample: FixedWidthInteger & UnsignedInteger>(levels: [Sample], others count: Int) -> [Sample] {
         let full = Int(Sample.max)
         let others = (0..<count).map { Sample(min(full, $0 * (full + 1) / (count - 1))) }
-        var pixels: [Sample] = []
-        pixels.reserveCapacity(3 * others.count * others.count * levels.count * 4)
+        var pixels = [Sample](repeating: .max, count: 3 * count * count * levels.count * 4)
+        var index = 0
         for channel in 0..<3 {
+            // The two other channels' positions in a pixel.
+            let (a, b) = channel == 0 ? (1, 2) : channel == 1 ? (0, 2) : (0, 1)
             for first in others {
                 for second in others {
                     for level in levels {
-                        switch channel {
-                        case 0: pixels += [level, first, second, .max]
-                        case 1: pixels += [first, level, second, .max]
-                        default: pixels += [first, second, level, .max]
-                        }
+                        pixels[index + channel] = level
+                        pixels[index + a] = first
+                        pixels[index + b] = second
+                        index += 4
                     }
                 }
             }
