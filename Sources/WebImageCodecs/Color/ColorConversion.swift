@@ -7,7 +7,8 @@ import WebImageCore
 /// ``ColorConversionCache``) and then applied to any number of rasters, from any number of threads.
 ///
 /// RGB and CMYK profiles get an lcms2 transform (perceptual intent, alpha copied), except RGB through a
-/// matrix-shaper profile, which runs on ``MatrixShaperTables`` (8-bit) or ``MatrixShaperTables16``; a grey profile gets a lookup table from grey
+/// matrix-shaper profile without an `A2B0` table, which runs on ``MatrixShaperTables`` (8-bit) or
+/// ``MatrixShaperTables16``; a grey profile gets a lookup table from grey
 /// level to sRGB, since the image model stores grey as equal R, G and B. A profile that maps a grid of test
 /// colours onto themselves (within one level) is sRGB in all but name and converts nothing.
 final class ColorConversion: @unchecked Sendable {

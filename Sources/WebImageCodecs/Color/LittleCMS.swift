@@ -41,6 +41,13 @@ enum LittleCMS {
     /// `cmsFLAGS_NOCACHE` alone, for transforms whose output has no alpha to copy.
     static let noCache: UInt32 = 0x0040
 
+    /// Whether lcms2 converts from the RGB `profile` (perceptual intent) through its matrix/TRC tags: it has them
+    /// and no table for that intent (`D2B0`, `A2B0`), which lcms2, skcms and ColorSync use instead when present.
+    static func convertsThroughMatrixShaper(_ profile: cmsHPROFILE) -> Bool {
+        cmsIsMatrixShaper(profile) != 0 && cmsIsTag(profile, cmsSigDToB0Tag) == 0
+            && cmsIsTag(profile, cmsSigAToB0Tag) == 0
+    }
+
     /// Runs `body` with `profile` opened in ``context``; nil when lcms2 cannot read it.
     static func withProfile<R>(_ profile: [UInt8], _ body: (cmsHPROFILE) throws -> R) rethrows -> R? {
         guard let handle = profile.withUnsafeBytes({

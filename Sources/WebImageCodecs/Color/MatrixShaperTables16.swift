@@ -7,8 +7,9 @@ import Foundation
 ///
 /// lcms2's own 16-bit transform samples the whole conversion into a 3-D table, which can be several levels off
 /// where a curve is steep; these tables follow the profile's curves sample by sample. They are measured with an
-/// lcms2 floating-point transform and checked against another (the profile into sRGB itself) on a grid; a
-/// profile that does not behave like curves and a matrix is left to lcms2.
+/// lcms2 floating-point transform and checked against another (the profile into sRGB itself). Only a profile
+/// lcms2 converts through its curves and matrix gets them (not one with an `A2B0` table), and only when every
+/// sample of each channel moves linear sRGB along one line.
 final class MatrixShaperTables16: Sendable {
     /// Each channel's curve.
     private let linear: [[Float]]
@@ -22,9 +23,12 @@ final class MatrixShaperTables16: Sendable {
     }
 
     /// Tables for `profile`, or nil when it is not curves and a matrix, or when the result differs from
-    /// lcms2's floating-point conversion by more than a quarter of an 8-bit level on a test grid.
+    /// lcms2's floating-point conversion by more than a quarter of an 8-bit level on any of the ``ChannelRamps``
+    /// checked.
     init?(profile: cmsHPROFILE) {
-        guard let (linear, matrix, black) = Self.measure(profile) else { return nil }
+        guard LittleCMS.convertsThroughMatrixShaper(profile), let (linear, matrix, black) = Self.measure(profile) else {
+            return nil
+        }
         (self.linear, self.matrix, self.black) = (linear, matrix, black)
         guard agrees(with: profile) else { return nil }
     }
@@ -78,20 +82,20 @@ final class MatrixShaperTables16: Sendable {
     }
 
     /// Whether the tables match lcms2's floating-point profile → sRGB conversion within 64 (a quarter of an
-    /// 8-bit level) on a 17 × 17 × 17 grid.
+    /// 8-bit level) on every 8-bit level's sample of each channel, the others at 0, half and full scale.
+    /// (``measure(_:)`` has already seen every sample of each channel on its own; lcms2's floating point is
+    /// slow enough that a larger grid would cost more than the measuring.)
     private func agrees(with profile: cmsHPROFILE) -> Bool {
         guard let sRGB = cmsCreate_sRGBProfileTHR(LittleCMS.context) else { return false }
         defer { cmsCloseProfile(sRGB) }
-        guard let reference = cmsCreateTransformTHR(LittleCMS.context, profile, LittleCMS.PixelType.rgb16, sRGB,
+        guard let reference = cmsCreateTransformTHR(LittleCMS.context, profile, LittleCMS.PixelType.rgba16, sRGB,
                                                     LittleCMS.PixelType.rgbFloat, LittleCMS.perceptual,
                                                     LittleCMS.noCache) else { return false }
         defer { cmsDeleteTransform(reference) }
-        let steps = (0...16).map { UInt16(min(65_535, $0 * 4_096)) }
-        var rgb: [UInt16] = [], rgba: [UInt16] = []
-        for r in steps { for g in steps { for b in steps { rgb += [r, g, b]; rgba += [r, g, b, 65_535] } } }
-        let count = rgb.count / 3
-        var expected = [Float](repeating: 0, count: rgb.count)
-        cmsDoTransform(reference, rgb, &expected, cmsUInt32Number(count))
+        var rgba = ChannelRamps.rgba(levels: (0...255).map { UInt16($0 * 257) }, others: 3)
+        let count = rgba.count / 4
+        var expected = [Float](repeating: 0, count: count * 3)
+        cmsDoTransform(reference, rgba, &expected, cmsUInt32Number(count))
         rgba.withUnsafeMutableBufferPointer { apply(to: $0.baseAddress!, pixelCount: count) }
         return (0..<count).allSatisfy { index in
             (0..<3).allSatisfy { component in

@@ -74,7 +74,7 @@ enum TestProfiles {
         return bytes(of: profile)
     }
 
-    private static func bytes(of profile: cmsHPROFILE?) -> Data {
+    static func bytes(of profile: cmsHPROFILE?) -> Data {
         var size: cmsUInt32Number = 0
         cmsSaveProfileToMem(profile, nil, &size)
         var bytes = [UInt8](repeating: 0, count: Int(size))
