@@ -11,14 +11,15 @@ import Testing
         let scheduler = DeadlineScheduler()
         let ran = Mutex<[Int]>([])
         var tokens: [DeadlineScheduler.Token] = []
-        // Scheduled latest first, so every new one is the earliest and re-arms the timer.
+        // Scheduled latest first, so every new one is the earliest and re-arms the timer; 250 ms apart, so the
+        // cancels below come before index 1's deadline even on a loaded machine (20 ms once did not).
         for index in (0..<6).reversed() {
-            tokens.append(scheduler.schedule(after: .milliseconds(20 * index)) { ran.withLock { $0.append(index) } })
+            tokens.append(scheduler.schedule(after: .milliseconds(250 * index)) { ran.withLock { $0.append(index) } })
         }
         scheduler.cancel(tokens[1])
         scheduler.cancel(tokens[4])
         #expect(await eventually { ran.withLock { $0.count } == 4 })
-        try? await Task.sleep(for: .milliseconds(200))
+        try? await Task.sleep(for: .milliseconds(300))
         #expect(ran.withLock { $0 } == [0, 2, 3, 5])
     }
 
