@@ -19,8 +19,8 @@ struct ImageProcessor: Sendable {
         let named = choice.resolved(source: header.format)
         // Frames are kept for the formats that hold an animation, and when the result decides the format.
         let keepFrames = named.map { $0 == .gif || $0 == .webp || $0 == .png } ?? true
-        let plan = ProcessingPlan(source: uprightSize(header.pixelSize, orientation: header.orientation, rotate: options.rotate),
-                                  options: options, limits: limits)
+        let upright = uprightSize(header.pixelSize, orientation: header.orientation, rotate: options.rotate)
+        let plan = ProcessingPlan(source: upright, options: options, limits: limits)
         let image = try timing.time(.decode) { () throws(ProxyError) in
             try decode(source.data, header: header, plan: plan, keepFrames: keepFrames)
         }
