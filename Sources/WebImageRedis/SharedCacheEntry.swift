@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import WebImage
 
@@ -25,7 +24,7 @@ public struct SharedCacheEntry: Sendable, Hashable {
         self.lastModified = lastModified.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
     }
 
-    static let magic = Array("SWIC".utf8), version: UInt8 = 3, checksumSize = 16
+    static let magic = Array("SWIC".utf8), version: UInt8 = 3
 
     /// The framed value.
     public var encoded: [UInt8] {
@@ -35,19 +34,15 @@ public struct SharedCacheEntry: Sendable, Hashable {
         out += [UInt8(tag.count >> 8), UInt8(tag.count & 0xFF)] + tag
         out += stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: seconds >> UInt64($0)) }
         out += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: bytes.count >> $0) } + bytes
-        return out + Self.checksum(out[...])
-    }
-
-    static func checksum(_ framed: ArraySlice<UInt8>) -> [UInt8] {
-        Array(SHA256.hash(data: framed).prefix(checksumSize))
+        return out + ValueChecksum.of(out)
     }
 
     /// Reads a framed value; nil for anything torn, foreign, changed since it was written, of another
     /// version, or whose payload is not the stated format.
     public init?(decoding stored: [UInt8]) {
-        guard stored.count >= 20 + Self.checksumSize else { return nil }
-        let value = stored[..<(stored.count - Self.checksumSize)]
-        guard Self.checksum(value).elementsEqual(stored[value.endIndex...]), Array(value[0..<4]) == Self.magic,
+        guard stored.count >= 20 + ValueChecksum.size else { return nil }
+        let value = stored[..<(stored.count - ValueChecksum.size)]
+        guard ValueChecksum.of(value).elementsEqual(stored[value.endIndex...]), Array(value[0..<4]) == Self.magic,
               value[4] == Self.version, Int(value[5]) < ImageFormat.allCases.count else { return nil }
         let format = ImageFormat.allCases[Int(value[5])]
         let tagLength = Int(value[6]) << 8 | Int(value[7])

@@ -19,9 +19,7 @@ import WebImage
     @Test func badPortsAnswer400InPlainAndBase64Form() async throws {
         try await ProxyHarness.with { harness in
             for source in Self.sources {
-                let encoded = Data(source.utf8).base64EncodedString()
-                    .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                    .replacingOccurrences(of: "=", with: "")
+                let encoded = Base64URL.encode(Array(source.utf8))
                 for path in [Self.sign(ProxyHarness.plainPart("w:20", source: source)), Self.sign("/w:20/\(encoded).png")] {
                     let answer = try await harness.get(path)
                     #expect(answer.status == 400, "\(source): \(answer.text)")

@@ -70,7 +70,8 @@ extension DownloadOperation {
                             .compactMap(\.partialImage)
                         : []
                 }
-                let partial = image.with(isIncremental: true, decodeOptions: image.decodeOptions ?? job.options)
+                let stamped = image.recordingDecodeOptions(job.options)
+                let partial = stamped.isIncremental ? stamped : stamped.with(isIncremental: true)
                 for handler in recipients { handler(partial) }
             }
             let pending = self.state.withLock { state in

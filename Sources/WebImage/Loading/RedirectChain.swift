@@ -67,8 +67,8 @@ final class RedirectChain: TransportTask, Sendable {
             handler.didComplete(error: .transport(TransportFailure(
                 kind: .tooManyRedirects, message: "redirect cycle: \(next.absoluteString) was visited before")))
         case .follow:
-            if let problem = Self.problem(with: next) {
-                handler.didComplete(error: URLValidation.invalid(next, "a redirect target: \(problem)"))
+            if let error = Self.error(redirectingTo: next) {
+                handler.didComplete(error: error)
                 return
             }
             var hop = request
@@ -84,11 +84,11 @@ final class RedirectChain: TransportTask, Sendable {
         case cancelled, tooMany, cycle, follow
     }
 
-    private static func problem(with url: URL) -> String? {
+    private static func error(redirectingTo url: URL) -> WebImageError? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return "only http and https redirects are followed"
+            return URLValidation.invalid(url, "a redirect target: only http and https redirects are followed")
         }
-        return URLValidation.problem(with: url)
+        return URLValidation.redirectTargetError(url)
     }
 
     private static func sameOrigin(_ a: URL, _ b: URL) -> Bool {

@@ -35,6 +35,11 @@ public enum URLValidation {
         if let problem = problem(with: url) { throw invalid(url, problem) }
     }
 
+    /// 1000 invalidURL for a redirect to `url` that no client can connect to, or nil when it can be tried.
+    public static func redirectTargetError(_ url: URL) -> WebImageError? {
+        problem(with: url).map { invalid(url, "a redirect target: \($0)") }
+    }
+
     /// 1000 invalidURL for `url`, naming its problem.
     public static func invalid(_ url: URL, _ problem: String) -> WebImageError {
         .invalidURL("\(url.absoluteString) (\(problem))")

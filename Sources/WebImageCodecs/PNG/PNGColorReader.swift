@@ -12,22 +12,48 @@ enum PNGColorReader {
 
     /// The profile the pixels are in (nil: sRGB or undeclared), or why a declared one cannot be used.
     static func profile(in bytes: UnsafeRawBufferPointer) -> Result<[UInt8]?, ColorProfileFailure> {
+        switch declaration(in: bytes) {
+        case .profile(let compressed): inflateProfile(compressed).map { $0 }
+        case .gammaAndChromaticities(let gamma, let chromaticities):
+            synthesize(gamma: gamma, chromaticities: chromaticities).map { $0 }
+        case .sRGB: .success(nil)
+        }
+    }
+
+    /// Whether the PNG declares colour other than sRGB (what ``profile(in:)`` would convert from), without
+    /// inflating or building the profile.
+    static func describesColor(in bytes: UnsafeRawBufferPointer) -> Bool {
+        if case .sRGB = declaration(in: bytes) { false } else { true }
+    }
+
+    /// What the chunks before the image data declare.
+    private enum Declaration {
+        /// An `iCCP` chunk's data.
+        case profile(UnsafeRawBufferPointer)
+        /// `gAMA` and `cHRM` that are not sRGB's.
+        case gammaAndChromaticities(UInt32, [UInt32])
+        /// `sRGB`, sRGB's `gAMA` and `cHRM`, or nothing.
+        case sRGB
+    }
+
+    private static func declaration(in bytes: UnsafeRawBufferPointer) -> Declaration {
         var chunks = PNGChunkIterator(bytes)
         var gamma: UInt32?, chromaticities: [UInt32]?
         while let chunk = try? chunks.next(), chunk.type != PNGChunkType.IDAT, chunk.type != PNGChunkType.IEND {
             guard chunk.hasValidCRC(in: bytes) else { continue }
             let data = UnsafeRawBufferPointer(rebasing: bytes[chunk.dataRange])
             switch chunk.type {
-            case iCCP: return inflateProfile(data).map { $0 }
-            case sRGB: return .success(nil)
+            case iCCP: return .profile(data)
+            case sRGB: return .sRGB
             case gAMA where data.count == 4: gamma = data.bigEndianUInt32(at: 0)
             case cHRM where data.count == 32: chromaticities = (0..<8).map { data.bigEndianUInt32(at: $0 * 4) }
             default: break
             }
         }
-        guard let gamma, gamma > 0, let chromaticities else { return .success(nil) }
-        if isSRGB(gamma: gamma, chromaticities: chromaticities) { return .success(nil) }
-        return synthesize(gamma: gamma, chromaticities: chromaticities).map { $0 }
+        guard let gamma, gamma > 0, let chromaticities, !isSRGB(gamma: gamma, chromaticities: chromaticities) else {
+            return .sRGB
+        }
+        return .gammaAndChromaticities(gamma, chromaticities)
     }
 
     /// sRGB's cHRM values (white, red, green, blue; × 100,000).

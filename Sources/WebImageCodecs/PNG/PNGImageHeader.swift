@@ -10,14 +10,10 @@ extension PNGHeader {
             let header = try parse(bytes)
             try header.validate(crcOf: bytes)
             let animation = isAnimated(bytes) ? try APNGStructure.parse(bytes, header: header) : nil
-            let hasColor = switch PNGColorReader.profile(in: bytes) {
-            case .success(let profile): profile != nil
-            case .failure: true
-            }
             return ImageHeader(format: .png, pixelSize: header.size, orientation: PNGOrientationReader.orientation(in: bytes),
                                frameCount: max(1, animation?.frames.count ?? 1),
                                hasAlpha: animation?.hasAlpha ?? (header.colorType & 4 != 0 || hasTransparency(bytes)),
-                               bitDepth: header.bitDepth, hasColorDescription: hasColor)
+                               bitDepth: header.bitDepth, hasColorDescription: PNGColorReader.describesColor(in: bytes))
         }
     }
 

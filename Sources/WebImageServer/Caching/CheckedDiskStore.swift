@@ -1,9 +1,9 @@
-import Crypto
 import Foundation
 import WebImage
+import WebImageRedis
 
-/// A disk cache whose entries are checked when read: each entry's extended data starts with the first 16
-/// bytes of the SHA-256 of its bytes, so a file changed after it was written (a disk error, a torn copy, an
+/// A disk cache whose entries are checked when read: each entry's extended data starts with the
+/// ``ValueChecksum`` of its bytes, so a file changed after it was written (a disk error, a torn copy, an
 /// edit) or written by an earlier version without the checksum is a miss, removed and counted, never served.
 /// Calls block on file I/O: run them off the cooperative pool.
 struct CheckedDiskStore: Sendable {
@@ -15,19 +15,13 @@ struct CheckedDiskStore: Sendable {
         self.statistics = statistics
     }
 
-    private static let checksumSize = 16
-
-    private static func checksum(_ data: Data) -> Data {
-        Data(SHA256.hash(data: data).prefix(checksumSize))
-    }
-
     /// What `decode` makes of the verified bytes under `key` and the extended data stored beside them (after
     /// the checksum), or nil. An entry that fails the checksum, or that `decode` refuses, is removed and counted.
     func read<Value>(forKey key: String, _ decode: (_ data: Data, _ extended: Data) -> Value?) -> Value? {
         guard let data = disk.data(forKey: key) else { return nil }
-        if let stored = disk.extendedData(forKey: key), stored.count >= Self.checksumSize,
-           stored.prefix(Self.checksumSize) == Self.checksum(data),
-           let value = decode(data, Data(stored.dropFirst(Self.checksumSize))) {
+        if let stored = disk.extendedData(forKey: key), stored.count >= ValueChecksum.size,
+           stored.prefix(ValueChecksum.size).elementsEqual(ValueChecksum.of(data)),
+           let value = decode(data, Data(stored.dropFirst(ValueChecksum.size))) {
             return value
         }
         disk.removeData(forKey: key)
@@ -37,6 +31,6 @@ struct CheckedDiskStore: Sendable {
 
     /// Writes `data` with its checksum and `extended` beside it.
     func write(_ data: Data, forKey key: String, extended: Data = Data()) throws {
-        try disk.setData(data, forKey: key, extendedData: Self.checksum(data) + extended)
+        try disk.setData(data, forKey: key, extendedData: Data(ValueChecksum.of(data)) + extended)
     }
 }

@@ -47,8 +47,8 @@ final class GuardedTransport: ImageTransport {
     private func follow(_ request: TransportRequest, handler: any TransportResponseHandler, task: GuardedTask) async {
         var url = request.url
         for hop in 0... {
-            if hop > 0, let problem = URLValidation.problem(with: url) {
-                if !task.isCancelled { handler.didComplete(error: URLValidation.invalid(url, "a redirect target: \(problem)")) }
+            if hop > 0, let error = URLValidation.redirectTargetError(url) {
+                if !task.isCancelled { handler.didComplete(error: error) }
                 return
             }
             let target: PinnedTarget

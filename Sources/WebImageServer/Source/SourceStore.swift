@@ -55,8 +55,10 @@ final class SourceStore: Sendable {
             if case .cancelled = error, Task.isCancelled { throw .unavailable("the request was abandoned") }
             throw ProxyError(source: error)
         }
-        // Only images are kept: junk a source sends must not fill the caches for a week.
-        let header = try? coders.header(for: download.data)
+        // Only images are kept: junk a source sends must not fill the caches for a week. The header read can walk a
+        // whole GIF or JPEG XL animation, so it runs off the cooperative pool, as the disk reads do.
+        let coders = self.coders, data = download.data
+        let header = try? await NIOThreadPool.singleton.runIfActive { try coders.header(for: data) }
         if let header {
             shared?.storeLater(.source, forKey: key, byteCount: download.data.count,
                                SharedCacheEntry(bytes: Array(download.data), format: header.format))
