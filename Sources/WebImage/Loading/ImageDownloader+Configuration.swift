@@ -13,14 +13,12 @@ extension ImageDownloader {
     }
 
     /// A downloader's settings (SDWebImage's `SDWebImageDownloaderConfig`), fixed when the downloader is made.
-    public struct Configuration: Sendable {
-        /// Where the downloader logs: starts, joins, finishes and cancellations at `debug` (URL, status, bytes,
-        /// duration), failures at `warning` with their ``WebImageError/code``. Default
-        /// `Logger(label: "SwiftWebImage.ImageDownloader")`. Set it after `init`.
-        public var logger: Logger = Logger(label: "SwiftWebImage.ImageDownloader")
-        /// Where the downloader's metrics (``WebImageMetrics``) are made, once, when the downloader is. Default
-        /// `MetricsSystem.factory` as it is when this configuration is made. Set it after `init`.
-        public var metricsFactory: any MetricsFactory = MetricsSystem.factory
+    public struct Configuration: Sendable, InstrumentedConfiguration {
+        /// Where the downloader logs — starts, joins, finishes and cancellations at `debug` (URL, status, bytes,
+        /// duration), failures at `warning` with their ``WebImageError/code`` — and where its metrics
+        /// (``WebImageMetrics``) are made, once, when the downloader is. Default
+        /// `Instrumentation(label: "SwiftWebImage.ImageDownloader")`; `logger` and `metricsFactory` are its parts.
+        public var instrumentation = Instrumentation(label: "SwiftWebImage.ImageDownloader")
         /// How many downloads run at once. Default 6.
         public var maxConcurrentDownloads: Int
         /// Give up on a download after this long without connecting or receiving bytes (an idle timeout, as
