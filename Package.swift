@@ -125,7 +125,7 @@ let package = Package(
         // A real redis-server started on a free loopback port, and fake servers that answer junk or nothing:
         // the Redis tests', the proxy's shared-tier tests' and the benchmarks'.
         .target(name: "RedisTestSupport",
-                dependencies: ["WebImageRedis", .product(name: "NIOCore", package: "swift-nio"),
+                dependencies: ["WebImageRedis", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio")],
                 path: "Tests/RedisSupport"),
 

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import TestSupport
 import WebImageRedis
 
 /// A real `redis-server` on 127.0.0.1 and a free port, started for one test and stopped after it (no
@@ -28,7 +29,7 @@ public final class RedisServerProcess: Sendable {
             + (password.map { ["--requirepass", $0] } ?? [])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.exclusively { try process.run() }
         let server = RedisServerProcess(port: port, password: password, process: process)
         let client = RedisClient(endpoint: server.endpoint, configuration: .init(deadline: .seconds(1), breakerFailureThreshold: 1_000))
         for _ in 0..<200 {

@@ -39,7 +39,7 @@ public struct ChildProcess: Sendable {
         process.standardError = try FileHandle(forWritingTo: err)
         let (exit, exited) = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in exited.finish() }
-        try process.run()
+        try ProcessLaunch.exclusively { try process.run() }
         let watchdog = Task {
             guard (try? await Task.sleep(for: .seconds(timeout))) != nil else { return false }
             process.terminate()

@@ -115,12 +115,12 @@ import WebImage
         let process = Process()
         process.executableURL = try CLIRunner.executable()
         process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--cache-dir", dir.path("cache")]
-        let out = Pipe()
+        let out = ProcessLaunch.exclusively { Pipe() }
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         let (exit, exited) = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in exited.finish() }
-        try process.run()
+        try ProcessLaunch.exclusively { try process.run() }
         defer { if process.isRunning { process.terminate() } }
         let (line, extra) = await Self.firstLine(of: out.fileHandleForReading)
         #expect(line.hasPrefix("listening on http://127.0.0.1:"))
@@ -154,10 +154,10 @@ import WebImage
         process.executableURL = try CLIRunner.executable()
         process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
                              "--cache-dir", dir.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)"]
-        let out = Pipe(), err = Pipe()
+        let (out, err) = ProcessLaunch.exclusively { (Pipe(), Pipe()) }
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try ProcessLaunch.exclusively { try process.run() }
         defer { if process.isRunning { process.terminate() } }
         let (line, _) = await Self.firstLine(of: out.fileHandleForReading)
         let port = try #require(Int(line.split(separator: ":").last ?? ""))

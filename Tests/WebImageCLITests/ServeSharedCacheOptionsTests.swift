@@ -64,10 +64,10 @@ import WebImageRedis
         process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
                              "--cache-dir", dir.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)",
                              "--shared-cache", "redis://127.0.0.1:\(deadPort)"]
-        let out = Pipe()
+        let out = ProcessLaunch.exclusively { Pipe() }
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.exclusively { try process.run() }
         defer { if process.isRunning { process.terminate() } }
         let (line, _) = await ServeCommandTests.firstLine(of: out.fileHandleForReading)
         let port = try #require(Int(line.split(separator: ":").last ?? ""))

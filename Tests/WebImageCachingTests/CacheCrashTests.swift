@@ -62,9 +62,9 @@ struct CacheCrashTests {
             let process = Process()
             process.executableURL = writer
             process.arguments = ["--full-disk", directory.path]
-            let pipe = Pipe()
+            let pipe = ProcessLaunch.exclusively { Pipe() }
             process.standardOutput = pipe
-            try process.run()
+            try ProcessLaunch.exclusively { try process.run() }
             let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             return text
@@ -85,9 +85,9 @@ struct CacheCrashTests {
             let process = Process()
             process.executableURL = writer
             process.arguments = [directory.path, String(round + 1)]
-            let output = Pipe()
+            let output = ProcessLaunch.exclusively { Pipe() }
             process.standardOutput = output
-            try process.run()
+            try ProcessLaunch.exclusively { try process.run() }
             _ = output.fileHandleForReading.readData(ofLength: 8)
             // Read (as a second process would) while the writer runs, until a random moment to kill it.
             let deadline = Date().addingTimeInterval(Double.random(in: 0.005...0.12, using: &generator))

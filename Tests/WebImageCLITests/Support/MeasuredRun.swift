@@ -56,7 +56,7 @@ enum MeasuredRun {
             let (exit, exited) = AsyncStream<Void>.makeStream()
             self.exit = exit
             process.terminationHandler = { _ in exited.finish() }
-            try process.run()
+            try ProcessLaunch.exclusively { try process.run() }
         }
 
         /// What `PeakRSS` reported, once it has exited.

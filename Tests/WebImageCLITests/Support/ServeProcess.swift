@@ -25,11 +25,11 @@ final class ServeProcess: @unchecked Sendable {
         process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
                              "--cache-dir", directory.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)"]
             + arguments
-        let out = Pipe()
+        let out = ProcessLaunch.exclusively { Pipe() }
         try Data().write(to: directory.url.appendingPathComponent("stderr"))
         process.standardOutput = out
         process.standardError = try FileHandle(forWritingTo: directory.url.appendingPathComponent("stderr"))
-        try process.run()
+        try ProcessLaunch.exclusively { try process.run() }
         let (line, _) = await ServeCommandTests.firstLine(of: out.fileHandleForReading)
         guard let port = Int(line.split(separator: ":").last ?? "") else {
             process.terminate()

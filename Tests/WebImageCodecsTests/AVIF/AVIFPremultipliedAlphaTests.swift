@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
@@ -29,7 +30,7 @@ import WebImage
         process.arguments = ["--lossless", "--premultiply", png.path, avif.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.exclusively { try process.run() }
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
 

@@ -1,5 +1,6 @@
 import CLCMS2
 import Foundation
+import TestSupport
 import Testing
 import WebImage
 
@@ -149,7 +150,7 @@ import WebImage
         process.arguments = ["--lossless", "--cicp", "12/13/0"] + inputs + [output.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.exclusively { try process.run() }
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let decoder = try #require(try CodersManager.shared.animatedDecoder(for: try Data(contentsOf: output),

@@ -1,5 +1,6 @@
 import CHEIF
 import Foundation
+import TestSupport
 import WebImage
 
 /// AVIF and HEIF files carrying `nclx` colour, made at test time: AVIF with Debian's `avifenc --cicp`, HEIF
@@ -26,7 +27,7 @@ enum NCLXFixtures {
                              avif.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.exclusively { try process.run() }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw ToolFailure(tool: "avifenc", status: process.terminationStatus)

@@ -36,7 +36,7 @@ enum TestProfiles {
                              "--icc_out=\(output.path)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.exclusively { try process.run() }
         process.waitUntilExit()
         return [UInt8](try Data(contentsOf: output))
     }

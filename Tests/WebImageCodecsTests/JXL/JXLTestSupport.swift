@@ -44,7 +44,7 @@ enum JXLTestSupport {
         process.arguments = [file.path, output.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.exclusively { try process.run() }
         process.waitUntilExit()
         return try Data(contentsOf: output)
     }

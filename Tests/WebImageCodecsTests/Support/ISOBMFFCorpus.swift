@@ -72,7 +72,7 @@ enum ReferenceDecoder {
         process.arguments = arguments + [output.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.exclusively { try process.run() }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw ReferenceDecoderFailure(tool: tool, status: process.terminationStatus)

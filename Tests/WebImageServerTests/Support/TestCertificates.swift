@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A certificate authority and a server certificate signed by it for a few DNS names, made with the
 /// `openssl` command (Debian's `openssl` package; the package depends on neither swift-certificates nor a
@@ -43,10 +44,10 @@ struct TestCertificates {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        let output = Pipe()
+        let output = ProcessLaunch.exclusively { Pipe() }
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try ProcessLaunch.exclusively { try process.run() }
         let printed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
