@@ -45,10 +45,13 @@ final class SharedTierInstances: Sendable {
     /// A proxy instance; `shared` nil runs without the shared tier, whose calls otherwise have `deadline`.
     func instance(memory: Int = 64 << 20, disk: URL? = nil, shared: [RedisEndpoint]?,
                   deadline: Duration = .milliseconds(50)) async throws -> Instance {
+        let shared = shared.map {
+            SharedCacheConfiguration(endpoints: $0, redis: .init(client: .init(deadline: deadline)))
+        }
         let configuration = ImageProxyConfiguration(
-            allowsUnsigned: true, sourcePolicy: SourcePolicy(allowsPrivateAddresses: true), cacheDirectory: disk,
-            memoryCacheBytes: memory, workers: 2, queueSize: 4_096,
-            sharedCache: shared.map { SharedCacheConfiguration(endpoints: $0, deadline: deadline) })
+            signing: .init(allowsUnsigned: true), sources: .init(policy: SourcePolicy(allowsPrivateAddresses: true)),
+            caches: .init(directory: disk, memoryBytes: memory, shared: shared),
+            concurrency: .init(workers: 2, queueSize: 4_096))
         let proxy = ImageProxy(configuration: configuration)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let server = ImageProxyServer(proxy: proxy, host: "127.0.0.1", port: 0, signals: []) { _, port in

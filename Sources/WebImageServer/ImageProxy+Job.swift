@@ -19,18 +19,18 @@ extension ImageProxy {
         if let expires = options.expires, expires <= Int(Date().timeIntervalSince1970) {
             throw .notFound("the URL expired")
         }
-        let source = try configuration.sourcePolicy.check(parsed.source)
+        let source = try configuration.sources.policy.check(parsed.source)
         let format = FormatChoice(explicit: options.format ?? parsed.extensionFormat, accept: accept,
-                                  negotiates: configuration.negotiatesFormat,
-                                  negotiatesAVIF: configuration.negotiatesAVIF)
+                                  negotiates: configuration.responses.negotiatesFormat,
+                                  negotiatesAVIF: configuration.responses.negotiatesAVIF)
         let key = ResultKey.make(source: source.absoluteString, options: options, format: format,
-                                 defaultQuality: configuration.defaultQuality)
+                                 defaultQuality: configuration.processing.defaultQuality)
         return ProxyJob(source: source, options: options, format: format, key: key)
     }
 
     private func checkSignature(_ path: ProxyPath) throws(ProxyError) {
         if path.signature == "_" || path.signature == "unsafe" {
-            guard configuration.allowsUnsigned else {
+            guard configuration.signing.allowsUnsigned else {
                 throw .forbidden("unsigned URLs are not accepted; sign the path with your key and salt")
             }
             return
@@ -52,7 +52,7 @@ extension ImageProxy {
         }
         statistics.record(\.misses)
         guard !isStoppingNow else { throw .unavailable("the service is shutting down") }
-        let deadline = ContinuousClock.now + configuration.downloadTimeout + configuration.processingTimeout
+        let deadline = ContinuousClock.now + configuration.timeouts.download + configuration.timeouts.processing
         let outcome = await flights.run(key: job.key, deadline: deadline, timeout: .processingTimeout,
                                         joined: { [statistics] in statistics.record(\.coalesced) }) {
             do throws(ProxyError) {
@@ -106,7 +106,7 @@ extension ImageProxy {
             throw error
         }
         let limiter = self.limiter
-        return try await workers.run(limit: configuration.processingTimeout, timeout: .processingTimeout,
+        return try await workers.run(limit: configuration.timeouts.processing, timeout: .processingTimeout,
                                      { () throws(ProxyError) -> Value in try body(data) },
                                      onEnd: { limiter.release() })
     }

@@ -8,7 +8,7 @@ import WebImage
 /// Mount it in a Hummingbird app with ``addRoutes(to:)``; `webimage serve` runs exactly that.
 ///
 /// ```swift
-/// let proxy = ImageProxy(configuration: ImageProxyConfiguration(keyPairs: [pair]))
+/// let proxy = ImageProxy(configuration: ImageProxyConfiguration(signing: .init(keyPairs: [pair])))
 /// let router = Router(context: ImageProxyRequestContext.self)
 /// proxy.addRoutes(to: router)
 /// try await Application(router: router).runService()
@@ -35,41 +35,43 @@ public final class ImageProxy: Sendable {
     /// default; tests give their own).
     public init(configuration: ImageProxyConfiguration, resolver: any HostResolving = SystemHostResolver()) {
         self.configuration = configuration
-        statistics = ProxyStatistics(metricsFactory: configuration.metricsFactory)
+        statistics = ProxyStatistics(metricsFactory: configuration.instrumentation.metricsFactory)
         accessLog = AccessLog(logger: configuration.accessLogger, inFlight: statistics.instruments.requestsInFlight)
-        signer = URLSigner(keyPairs: configuration.keyPairs, signatureSize: configuration.signatureSize)
-        parser = OptionsParser(presets: configuration.presets)
-        let transport = GuardedTransport(policy: configuration.sourcePolicy, resolver: resolver,
-                                         maxRedirects: configuration.maxRedirects,
-                                         idleTimeout: configuration.downloadIdleTimeout,
-                                         trustRootFiles: configuration.additionalTrustRootFiles)
+        signer = URLSigner(keyPairs: configuration.signing.keyPairs, signatureSize: configuration.signing.signatureSize)
+        parser = OptionsParser(presets: configuration.processing.presets)
+        let transport = GuardedTransport(policy: configuration.sources.policy, resolver: resolver,
+                                         maxRedirects: configuration.sources.maxRedirects,
+                                         idleTimeout: configuration.timeouts.downloadIdle,
+                                         trustRootFiles: configuration.sources.additionalTrustRootFiles)
         var downloaderConfiguration = ImageDownloader.Configuration(
-            maxConcurrentDownloads: max(6, configuration.workers), downloadTimeout: configuration.downloadIdleTimeout,
-            totalDownloadTimeout: configuration.downloadTimeout, maxResponseBytes: configuration.maxSourceBytes,
+            maxConcurrentDownloads: max(6, configuration.concurrency.workers), downloadTimeout: configuration.timeouts.downloadIdle,
+            totalDownloadTimeout: configuration.timeouts.download, maxResponseBytes: configuration.limits.maxSourceBytes,
             maxDecompressionRatio: 0, redirectLimit: 0)
-        downloaderConfiguration.metricsFactory = configuration.metricsFactory
+        downloaderConfiguration.metricsFactory = configuration.instrumentation.metricsFactory
         downloader = ImageDownloader(configuration: downloaderConfiguration, transport: transport)
-        let diskConfiguration = DiskCache.Configuration(maxDiskSize: configuration.maxDiskCacheBytes)
+        let diskConfiguration = DiskCache.Configuration(maxDiskSize: configuration.caches.diskBytes)
         let statistics = self.statistics
         /// The checked disk store in `name` under the cache directory, if there is one.
         func diskStore(_ name: String) -> CheckedDiskStore? {
-            configuration.cacheDirectory.map {
+            configuration.caches.directory.map {
                 CheckedDiskStore(DiskCache(directory: $0.appendingPathComponent(name), configuration: diskConfiguration),
                                  statistics: statistics)
             }
         }
-        let shared = configuration.sharedCache.map { SharedTier(configuration: $0, statistics: statistics) }
+        let shared = configuration.caches.shared.map {
+            SharedTier(configuration: $0, statistics: statistics, proxyInstrumentation: configuration.instrumentation)
+        }
         sources = SourceStore(downloader: downloader, disk: diskStore("sources"), shared: shared,
-                              downloadTimeout: configuration.downloadTimeout, statistics: statistics,
-                              coders: configuration.coders)
-        results = ResultCache(memoryLimit: configuration.memoryCacheBytes, disk: diskStore("results"), shared: shared)
-        processor = ImageProcessor(coders: configuration.coders, maxSourcePixels: configuration.maxSourcePixels,
-                                   limits: ProcessingPlan.Limits(maxSide: configuration.maxOutputSide,
-                                                                 maxPixels: configuration.maxOutputPixels),
-                                   defaultQuality: configuration.defaultQuality)
-        limiter = WorkLimiter(workers: configuration.workers, queueLimit: configuration.queueSize,
+                              downloadTimeout: configuration.timeouts.download, statistics: statistics,
+                              coders: configuration.processing.coders)
+        results = ResultCache(memoryLimit: configuration.caches.memoryBytes, disk: diskStore("results"), shared: shared)
+        processor = ImageProcessor(coders: configuration.processing.coders, maxSourcePixels: configuration.limits.maxSourcePixels,
+                                   limits: ProcessingPlan.Limits(maxSide: configuration.limits.maxOutputSide,
+                                                                 maxPixels: configuration.limits.maxOutputPixels),
+                                   defaultQuality: configuration.processing.defaultQuality)
+        limiter = WorkLimiter(workers: configuration.concurrency.workers, queueLimit: configuration.concurrency.queueSize,
                               queueDepth: statistics.instruments.queueDepth)
-        workers = WorkerThreads(count: configuration.workers)
+        workers = WorkerThreads(count: configuration.concurrency.workers)
     }
 
     /// False while the queue is full or the service is stopping: a load balancer should send elsewhere.
@@ -108,12 +110,12 @@ public final class ImageProxy: Sendable {
 
     func errorResponse(_ error: ProxyError) -> ProxyResponse {
         if case .tooManyRequests = error { statistics.record(\.rejected) }
-        return .error(error, errorTTL: configuration.errorCacheTTL, retryAfter: configuration.retryAfterSeconds)
+        return .error(error, errorTTL: configuration.responses.errorCacheTTL, retryAfter: configuration.concurrency.retryAfterSeconds)
     }
 
     /// The configured TTL, shortened so a CDN never keeps a URL past its `expires`.
     private func ttl(_ options: ProcessingOptions) -> Int {
-        guard let expires = options.expires else { return configuration.cacheTTL }
-        return min(configuration.cacheTTL, expires - Int(Date().timeIntervalSince1970))
+        guard let expires = options.expires else { return configuration.responses.cacheTTL }
+        return min(configuration.responses.cacheTTL, expires - Int(Date().timeIntervalSince1970))
     }
 }

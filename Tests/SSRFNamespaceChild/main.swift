@@ -27,7 +27,9 @@ let client = HTTPClient.shared
 
 /// Serves `policy` on a free loopback port while `body` runs.
 func withService(_ policy: SourcePolicy, _ body: (Int) async throws -> Void) async throws {
-    let proxy = ImageProxy(configuration: ImageProxyConfiguration(keyPairs: [pair], sourcePolicy: policy, workers: 1))
+    let configuration = ImageProxyConfiguration(signing: .init(keyPairs: [pair]), sources: .init(policy: policy),
+                                                concurrency: .init(workers: 1))
+    let proxy = ImageProxy(configuration: configuration)
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let server = ImageProxyServer(proxy: proxy, host: "127.0.0.1", port: 0, signals: []) { _, port in
         continuation.yield(port)

@@ -31,7 +31,8 @@ let downloader = ImageDownloader(configuration: downloaderConfiguration)
 let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("url-property-\(getpid())")
 let manager = ImageManager(cache: ImageCache(namespace: "url-property", directory: cacheDirectory), loader: downloader)
 let proxy = ImageProxy(configuration: ImageProxyConfiguration(
-    allowsUnsigned: true, sourcePolicy: SourcePolicy(allowsPrivateAddresses: true), downloadTimeout: .seconds(2)))
+    signing: .init(allowsUnsigned: true), sources: .init(policy: SourcePolicy(allowsPrivateAddresses: true)),
+    timeouts: .init(download: .seconds(2))))
 
 /// What a download of `url` ended with: "ok" or the error's code.
 func download(_ url: URL) async -> String {

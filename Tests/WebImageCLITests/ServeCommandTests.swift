@@ -30,7 +30,7 @@ import WebImage
             (["--allow-unsigned", "--metrics-bind", "x"],
              "webimage: --metrics-bind: bad value 'x': give HOST:PORT (e.g. 127.0.0.1:8080)"),
             (["--allow-unsigned", "--source-ca", "/nonexistent/ca.pem"],
-             "webimage: --source-ca: cannot read '/nonexistent/ca.pem'"),
+             "webimage: --source-ca: bad value '/nonexistent/ca.pem': cannot read it"),
             (["--allow-unsigned", "--log-level", "loud"],
              "webimage: --log-level: bad value 'loud': give one of trace, debug, info, notice, warning, error, critical"),
         ]
@@ -51,30 +51,30 @@ import WebImage
                            "WEBIMAGE_NO_AVIF_NEGOTIATION": "1", "WEBIMAGE_MEMORY_CACHE_BYTES": "1000000",
                            "WEBIMAGE_DISK_CACHE_BYTES": "5000000000"]
         let settings = try ServeCommand.parse(["--workers", "5"]).makeSettings(environment: environment)
-        #expect(settings.host == "0.0.0.0" && settings.port == 9000)
+        #expect(settings.bind == ServeAddress(host: "0.0.0.0", port: 9000))
         let configuration = settings.configuration
-        #expect(configuration.keyPairs.count == 2)
-        #expect(configuration.sourcePolicy.allowsPrivateAddresses)
-        #expect(configuration.sourcePolicy.allowedPrefixes == ["https://a.example/", "https://b.example/"])
-        #expect(configuration.maxSourceBytes == 1000 && configuration.maxSourcePixels == 3_000_000)
-        #expect(configuration.workers == 5 && configuration.queueSize == 10)
-        #expect(configuration.cacheDirectory?.path == "/tmp/x")
-        #expect(configuration.memoryCacheBytes == 1_000_000 && configuration.maxDiskCacheBytes == 5_000_000_000)
-        #expect(!configuration.negotiatesFormat && !configuration.negotiatesAVIF && !configuration.allowsUnsigned)
+        #expect(configuration.signing.keyPairs.count == 2)
+        #expect(configuration.sources.policy.allowsPrivateAddresses)
+        #expect(configuration.sources.policy.allowedPrefixes == ["https://a.example/", "https://b.example/"])
+        #expect(configuration.limits.maxSourceBytes == 1000 && configuration.limits.maxSourcePixels == 3_000_000)
+        #expect(configuration.concurrency.workers == 5 && configuration.concurrency.queueSize == 10)
+        #expect(configuration.caches.directory?.path == "/tmp/x")
+        #expect(configuration.caches.memoryBytes == 1_000_000 && configuration.caches.diskBytes == 5_000_000_000)
+        #expect(!configuration.responses.negotiatesFormat && !configuration.responses.negotiatesAVIF && !configuration.signing.allowsUnsigned)
         let defaults = try ServeCommand.parse(["--allow-unsigned"]).makeSettings(environment: [:])
-        #expect(defaults.host == "127.0.0.1" && defaults.port == 8080)
+        #expect(defaults.bind == ServeAddress(host: "127.0.0.1", port: 8080))
         #expect(defaults.drainTimeout == .seconds(20))
-        #expect(defaults.configuration.negotiatesFormat && defaults.configuration.negotiatesAVIF)
-        #expect(!defaults.configuration.sourcePolicy.allowsPrivateAddresses)
-        #expect(defaults.configuration.maxSourcePixels == 50_000_000)
-        #expect(defaults.configuration.memoryCacheBytes == 64 << 20 && defaults.configuration.maxDiskCacheBytes == 1 << 30)
+        #expect(defaults.configuration.responses.negotiatesFormat && defaults.configuration.responses.negotiatesAVIF)
+        #expect(!defaults.configuration.sources.policy.allowsPrivateAddresses)
+        #expect(defaults.configuration.limits.maxSourcePixels == 50_000_000)
+        #expect(defaults.configuration.caches.memoryBytes == 64 << 20 && defaults.configuration.caches.diskBytes == 1 << 30)
         #expect(defaults.logLevel == .warning && defaults.accessLog)
-        #expect(defaults.configuration.additionalTrustRootFiles.isEmpty)
+        #expect(defaults.configuration.sources.additionalTrustRootFiles.isEmpty)
         let dir = try TemporaryDirectory()
         try Data("not checked until a connection".utf8).write(to: URL(fileURLWithPath: dir.path("ca.pem")))
         let trusting = try ServeCommand.parse(["--allow-unsigned"])
             .makeSettings(environment: ["WEBIMAGE_SOURCE_CA": dir.path("ca.pem")])
-        #expect(trusting.configuration.additionalTrustRootFiles == [dir.path("ca.pem")])
+        #expect(trusting.configuration.sources.additionalTrustRootFiles == [dir.path("ca.pem")])
     }
 
     @Test func loggingSettingsFromFlagsAndEnvironment() throws {

@@ -14,12 +14,12 @@ import WebImageRedis
         let settings = try ServeCommand.parse(["--allow-unsigned", "--shared-cache", "redis://10.0.0.5:6380/2",
                                                "--shared-cache", "redis://:pw@cache.internal"])
             .makeSettings(environment: ["WEBIMAGE_SHARED_CACHE": "redis://ignored:1"])
-        let shared = try #require(settings.configuration.sharedCache)
+        let shared = try #require(settings.configuration.caches.shared)
         #expect(shared.endpoints == [RedisEndpoint(host: "10.0.0.5", port: 6380, database: 2),
                                      RedisEndpoint(host: "cache.internal", port: 6379, password: "pw")])
-        #expect(shared.timeToLive == .seconds(604_800) && shared.deadline == .milliseconds(50))
-        #expect(shared.breakerFailureThreshold == 3 && shared.breakerOpenDuration == .seconds(5))
-        #expect(try ServeCommand.parse(["--allow-unsigned"]).makeSettings(environment: [:]).configuration.sharedCache == nil)
+        #expect(shared.redis.timeToLive == .seconds(604_800) && shared.redis.client.deadline == .milliseconds(50))
+        #expect(shared.redis.client.breakerFailureThreshold == 3 && shared.redis.client.breakerOpenDuration == .seconds(5))
+        #expect(try ServeCommand.parse(["--allow-unsigned"]).makeSettings(environment: [:]).configuration.caches.shared == nil)
     }
 
     @Test func environmentVariables() throws {
@@ -28,10 +28,10 @@ import WebImageRedis
                            "WEBIMAGE_SHARED_CACHE_BREAKER_SECONDS": "2"]
         let settings = try ServeCommand.parse(["--allow-unsigned", "--shared-cache-ttl", "120"])
             .makeSettings(environment: environment)
-        let shared = try #require(settings.configuration.sharedCache)
+        let shared = try #require(settings.configuration.caches.shared)
         #expect(shared.endpoints.map(\.description) == ["redis://a:7000/0", "redis://b:7001/1"])
-        #expect(shared.timeToLive == .seconds(120) && shared.deadline == .milliseconds(20))
-        #expect(shared.breakerFailureThreshold == 5 && shared.breakerOpenDuration == .seconds(2))
+        #expect(shared.redis.timeToLive == .seconds(120) && shared.redis.client.deadline == .milliseconds(20))
+        #expect(shared.redis.client.breakerFailureThreshold == 5 && shared.redis.client.breakerOpenDuration == .seconds(2))
     }
 
     @Test func badValuesNameTheFlag() throws {

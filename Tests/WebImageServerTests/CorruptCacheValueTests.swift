@@ -45,7 +45,7 @@ import WebImageRedis
             }
 
             let proxyMetrics = TestMetrics()
-            let c = try await scene.instance(proxy: { $0.metricsFactory = proxyMetrics })
+            let c = try await scene.instance(proxy: { $0.instrumentation.metricsFactory = proxyMetrics })
             let served = try await c.get(0)
             #expect(served.status == 200 && served.body == made.body)
             // Another size of the same source: made from the origin's bytes, not the changed ones.
@@ -70,9 +70,9 @@ import WebImageRedis
         defer { try? FileManager.default.removeItem(at: directory) }
         let metrics = TestMetrics()
         let configuration = ProxyHarness.configuration {
-            $0.cacheDirectory = directory
-            $0.memoryCacheBytes = 0
-            $0.metricsFactory = metrics
+            $0.caches.directory = directory
+            $0.caches.memoryBytes = 0
+            $0.instrumentation.metricsFactory = metrics
         }
         try await ProxyHarness.with(configuration) { harness in
             harness.serve("/a.jpg", try Fixtures.jpeg(60, 40))

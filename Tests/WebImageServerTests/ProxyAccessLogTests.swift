@@ -12,8 +12,8 @@ import WebImage
         ProxyHarness.configuration {
             $0.accessLogger = logs.logger(label, level: .info)
             // A held origin answer waits for the test: the 5 s source deadline must not fire first under load.
-            $0.downloadTimeout = .seconds(60)
-            $0.downloadIdleTimeout = .seconds(60)
+            $0.timeouts.download = .seconds(60)
+            $0.timeouts.downloadIdle = .seconds(60)
         }
     }
 

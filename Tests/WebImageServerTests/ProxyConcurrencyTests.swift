@@ -35,10 +35,10 @@ import WebImage
 
     @Test func fullQueueAnswers429AtOnce() async throws {
         let configuration = ProxyHarness.configuration {
-            $0.workers = 1
-            $0.queueSize = 1
-            $0.downloadIdleTimeout = .seconds(60)
-            $0.downloadTimeout = .seconds(60)
+            $0.concurrency.workers = 1
+            $0.concurrency.queueSize = 1
+            $0.timeouts.downloadIdle = .seconds(60)
+            $0.timeouts.download = .seconds(60)
         }
         try await ProxyHarness.with(configuration) { harness in
             // The origin holds its answers until the gate opens: the worker and the queue stay taken however slow
@@ -87,8 +87,8 @@ import WebImage
 
     @Test func aWaiterLeavingDoesNotDisturbTheOthers() async throws {
         let configuration = ProxyHarness.configuration {
-            $0.downloadIdleTimeout = .seconds(10)
-            $0.downloadTimeout = .seconds(10)
+            $0.timeouts.downloadIdle = .seconds(10)
+            $0.timeouts.download = .seconds(10)
         }
         try await ProxyHarness.with(configuration) { harness in
             // Long enough that the impatient request leaves before the origin answers, even on a loaded machine.

@@ -49,9 +49,10 @@ import WebImage
 
     static func configuration(trusting certificates: TestCertificates?) -> ImageProxyConfiguration {
         var configuration = ImageProxyConfiguration(
-            keyPairs: [ProxyHarness.keyPair],
-            sourcePolicy: SourcePolicy(trustedHosts: ["images.test", "other.test"]), workers: 2)
-        if let certificates { configuration.additionalTrustRootFiles = [certificates.caFile] }
+            signing: .init(keyPairs: [ProxyHarness.keyPair]),
+            sources: .init(policy: SourcePolicy(trustedHosts: ["images.test", "other.test"])),
+            concurrency: .init(workers: 2))
+        if let certificates { configuration.sources.additionalTrustRootFiles = [certificates.caFile] }
         return configuration
     }
 

@@ -22,7 +22,7 @@ import WebImage
     }
 
     @Test func configurableTTL() async throws {
-        try await ProxyHarness.with(ProxyHarness.configuration { $0.cacheTTL = 60 }) { harness in
+        try await ProxyHarness.with(ProxyHarness.configuration { $0.responses.cacheTTL = 60 }) { harness in
             harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
             let answer = try await harness.get(harness.signedPath("w:20", source: "/a.jpg"))
             #expect(answer.header("Cache-Control") == "public, max-age=60, immutable")
@@ -84,7 +84,7 @@ import WebImage
 
     @Test func errorStatuses() async throws {
         // A timeout far above a loaded machine's latency for the quick cases, far below the slow origin's delay.
-        let configuration = ProxyHarness.configuration { $0.downloadTimeout = .seconds(3) }
+        let configuration = ProxyHarness.configuration { $0.timeouts.download = .seconds(3) }
         try await ProxyHarness.with(configuration) { harness in
             harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
             harness.serve("/text", Data("not an image".utf8), contentType: "image/jpeg")
@@ -112,7 +112,7 @@ import WebImage
     }
 
     @Test func processingTimeoutIs503() async throws {
-        let configuration = ProxyHarness.configuration { $0.processingTimeout = .milliseconds(1) }
+        let configuration = ProxyHarness.configuration { $0.timeouts.processing = .milliseconds(1) }
         try await ProxyHarness.with(configuration) { harness in
             harness.serve("/big.png", try Fixtures.png(600, 600), contentType: "image/png")
             let answer = try await harness.get(harness.signedPath("bl:20/f:png", source: "/big.png"))
@@ -124,7 +124,7 @@ import WebImage
     @Test func resultsAndSourcesPersistOnDisk() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-proxy-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let configuration = ProxyHarness.configuration { $0.cacheDirectory = directory }
+        let configuration = ProxyHarness.configuration { $0.caches.directory = directory }
         try await ProxyHarness.with(configuration) { harness in
             harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
             let path = harness.signedPath("w:20", source: "/a.jpg")

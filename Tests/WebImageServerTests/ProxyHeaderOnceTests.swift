@@ -36,7 +36,7 @@ final class CountingJPEGCoder: ImageCoding, ImageHeaderReading {
     @Test func aColdSourceHeaderIsReadOnce() async throws {
         let counting = CountingJPEGCoder()
         let configuration = ProxyHarness.configuration {
-            $0.coders = CodersManager(coders: CodersManager.shared.coders + [counting])
+            $0.processing.coders = CodersManager(coders: CodersManager.shared.coders + [counting])
         }
         try await ProxyHarness.with(configuration) { harness in
             for index in 0..<3 { harness.serve("/\(index).jpg", try Fixtures.jpeg(40 + index, 30)) }

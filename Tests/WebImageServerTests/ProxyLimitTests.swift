@@ -7,7 +7,7 @@ import WebImage
 /// Source limits (bytes while streaming, pixels from the header, the total download deadline) and animations.
 @Suite struct ProxyLimitTests {
     @Test func sourceBytesAreCappedWhileStreaming() async throws {
-        let configuration = ProxyHarness.configuration { $0.maxSourceBytes = 10_000 }
+        let configuration = ProxyHarness.configuration { $0.limits.maxSourceBytes = 10_000 }
         try await ProxyHarness.with(configuration) { harness in
             let big = try Fixtures.encode(Image(pixels: Fixtures.noise(100, 100)), .png)
             #expect(big.count > 10_000)
@@ -23,7 +23,7 @@ import WebImage
     }
 
     @Test func sourcePixelsAreCheckedFromTheHeader() async throws {
-        let configuration = ProxyHarness.configuration { $0.maxSourcePixels = 10_000 }
+        let configuration = ProxyHarness.configuration { $0.limits.maxSourcePixels = 10_000 }
         try await ProxyHarness.with(configuration) { harness in
             harness.serve("/wide.jpg", try Fixtures.jpeg(200, 100))
             harness.serve("/small.jpg", try Fixtures.jpeg(100, 100))
@@ -35,7 +35,7 @@ import WebImage
     }
 
     @Test func aDrippingSourceIsCutAtTheTotalDeadline() async throws {
-        let configuration = ProxyHarness.configuration { $0.downloadTimeout = .seconds(1) }
+        let configuration = ProxyHarness.configuration { $0.timeouts.download = .seconds(1) }
         try await ProxyHarness.with(configuration) { harness in
             let source = try Fixtures.jpeg(100, 100)
             harness.serve("/drip.jpg", source, behavior: .drip(chunkSize: 1, interval: .milliseconds(50)))

@@ -15,10 +15,10 @@ import WebImage
                                       _ adjust: (inout ImageProxyConfiguration) -> Void = { _ in })
         -> ImageProxyConfiguration {
         ProxyHarness.configuration {
-            $0.metricsFactory = metrics
+            $0.instrumentation.metricsFactory = metrics
             // Held origin answers wait for the test: the 5 s source deadline must not fire first on a loaded machine.
-            $0.downloadTimeout = .seconds(60)
-            $0.downloadIdleTimeout = .seconds(60)
+            $0.timeouts.download = .seconds(60)
+            $0.timeouts.downloadIdle = .seconds(60)
             adjust(&$0)
         }
     }
@@ -91,8 +91,8 @@ import WebImage
     @Test func aFullQueueShowsItsDepthAndCountsTheRejection() async throws {
         let metrics = TestMetrics()
         let configuration = Self.configuration(metrics) {
-            $0.workers = 1
-            $0.queueSize = 1
+            $0.concurrency.workers = 1
+            $0.concurrency.queueSize = 1
         }
         try await ProxyHarness.with(configuration) { harness in
             let gate = TestGate()

@@ -108,7 +108,7 @@ import WebImage
 
     /// The pixel limit refuses each new format from its header, with the same status and message as a JPEG.
     @Test func sourcePixelsAreCheckedFromTheHeader() async throws {
-        let configuration = ProxyHarness.configuration { $0.maxSourcePixels = 10_000 }
+        let configuration = ProxyHarness.configuration { $0.limits.maxSourcePixels = 10_000 }
         try await ProxyHarness.with(configuration) { harness in
             for format in [ImageFormat.jpeg, .avif, .heic, .jxl] {
                 harness.serve("/wide.\(format.rawValue)", try Fixtures.still(format, 200, 100))

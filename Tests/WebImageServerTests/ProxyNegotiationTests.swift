@@ -36,7 +36,7 @@ import WebImage
     }
 
     @Test func avifNegotiationCanBeTurnedOffAlone() async throws {
-        let configuration = ProxyHarness.configuration { $0.negotiatesAVIF = false }
+        let configuration = ProxyHarness.configuration { $0.responses.negotiatesAVIF = false }
         try await ProxyHarness.with(configuration) { harness in
             harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
             let path = harness.signedPath("w:20", source: "/a.jpg")
@@ -61,7 +61,7 @@ import WebImage
     }
 
     @Test func negotiationCanBeTurnedOff() async throws {
-        let configuration = ProxyHarness.configuration { $0.negotiatesFormat = false }
+        let configuration = ProxyHarness.configuration { $0.responses.negotiatesFormat = false }
         try await ProxyHarness.with(configuration) { harness in
             harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
             let answer = try await harness.get(harness.signedPath("w:20", source: "/a.jpg"),

@@ -113,7 +113,7 @@ import WebImage
     }
 
     @Test func metadataCachebusterAndPresets() async throws {
-        let configuration = ProxyHarness.configuration { $0.presets = ["thumb": "rs:fill:50:50/q:70"] }
+        let configuration = ProxyHarness.configuration { $0.processing.presets = ["thumb": "rs:fill:50:50/q:70"] }
         try await Self.withPhoto(configuration) { harness in
             for options in ["sm:1", "strip_metadata:1", "pr:thumb", "preset:thumb", "cb:1", "cachebuster:2"] {
                 let answer = try await harness.get(harness.signedPath(options, source: "/photo.jpg"))
@@ -143,7 +143,7 @@ import WebImage
     }
 
     @Test func largeResultsAreScaledDownToTheOutputLimit() async throws {
-        let configuration = ProxyHarness.configuration { $0.maxOutputSide = 256 }
+        let configuration = ProxyHarness.configuration { $0.limits.maxOutputSide = 256 }
         try await Self.withPhoto(configuration) { harness in
             let answer = try await harness.get(harness.signedPath("w:1000/el:1", source: "/photo.jpg"))
             #expect(try answer.image().pixelSize == PixelSize(width: 256, height: 192))

@@ -7,7 +7,7 @@ import WebImage
 /// SSRF with private sources not allowed: every spelling of a loopback source is refused before any
 /// connection, proved by the origin's request counter staying at 0; redirects are checked hop by hop.
 @Suite struct ProxySSRFTests {
-    static let strict = ProxyHarness.configuration { $0.sourcePolicy = SourcePolicy() }
+    static let strict = ProxyHarness.configuration { $0.sources.policy = SourcePolicy() }
 
     @Test func loopbackInEverySpellingIsRefusedBeforeConnecting() async throws {
         try await ProxyHarness.with(Self.strict) { harness in
@@ -30,7 +30,7 @@ import WebImage
 
     @Test func schemesAndAllowlist() async throws {
         let configuration = ProxyHarness.configuration {
-            $0.sourcePolicy = SourcePolicy(allowedPrefixes: ["http://127.0.0.1:1/"], allowsPrivateAddresses: true)
+            $0.sources.policy = SourcePolicy(allowedPrefixes: ["http://127.0.0.1:1/"], allowsPrivateAddresses: true)
         }
         try await ProxyHarness.with(configuration) { harness in
             harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
@@ -46,7 +46,7 @@ import WebImage
     /// judged on its own.
     @Test func redirectsAreCheckedHopByHop() async throws {
         var configuration = Self.strict
-        configuration.sourcePolicy.trustedHosts = ["origin.test"]
+        configuration.sources.policy.trustedHosts = ["origin.test"]
         let resolver = MapResolver(["origin.test": [.v4(0x7F00_0001)]])
         try await ProxyHarness.with(configuration, resolver: resolver) { harness in
             let port = harness.origin.port

@@ -23,7 +23,7 @@ import WebImage
     }
 
     @Test func rotatedKeysAreAllAcceptedAndShareTheCache() async throws {
-        let configuration = ProxyHarness.configuration { $0.keyPairs = [ProxyHarness.keyPair, Self.oldPair] }
+        let configuration = ProxyHarness.configuration { $0.signing.keyPairs = [ProxyHarness.keyPair, Self.oldPair] }
         try await ProxyHarness.with(configuration) { harness in
             harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
             let part = ProxyHarness.plainPart("w:20", source: harness.origin.url("/a.jpg").absoluteString)
@@ -36,7 +36,7 @@ import WebImage
     }
 
     @Test func truncatedSignatures() async throws {
-        let configuration = ProxyHarness.configuration { $0.signatureSize = 8 }
+        let configuration = ProxyHarness.configuration { $0.signing.signatureSize = 8 }
         try await ProxyHarness.with(configuration) { harness in
             harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
             let part = ProxyHarness.plainPart("w:20", source: harness.origin.url("/a.jpg").absoluteString)
@@ -57,7 +57,7 @@ import WebImage
             }
             #expect(harness.origin.requestCount(for: "/a.jpg") == 0)
         }
-        let open = ProxyHarness.configuration { $0.allowsUnsigned = true; $0.keyPairs = [] }
+        let open = ProxyHarness.configuration { $0.signing.allowsUnsigned = true; $0.signing.keyPairs = [] }
         try await ProxyHarness.with(open) { harness in
             harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
             let part = ProxyHarness.plainPart("w:20", source: harness.origin.url("/a.jpg").absoluteString)

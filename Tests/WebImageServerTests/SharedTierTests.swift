@@ -36,10 +36,10 @@ import WebImageRedis
         try await SharedTierScene.with { scene in
             let a = try await scene.instance()
             // No memory to keep anything, no disk: every request on B goes past its local tiers.
-            let b = try await scene.instance(proxy: { $0.memoryCacheBytes = 0 })
+            let b = try await scene.instance(proxy: { $0.caches.memoryBytes = 0 })
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
-            let c = try await scene.instance(proxy: { $0.memoryCacheBytes = 0; $0.cacheDirectory = directory })
+            let c = try await scene.instance(proxy: { $0.caches.memoryBytes = 0; $0.caches.directory = directory })
             let made = try await a.get(1)
             #expect(await a.writesLanded(results: 1, sources: 1))
             for _ in 0..<3 {
@@ -71,7 +71,7 @@ import WebImageRedis
     @Test func aKilledRedisCostsAtMostTheDeadlineAndTheTierReturnsAfterTheCoolDown() async throws {
         try await SharedTierScene.with(images: 9) { scene in
             let deadline = Duration.milliseconds(250)
-            let settings: (inout SharedCacheConfiguration) -> Void = { $0.breakerOpenDuration = .seconds(1) }
+            let settings: (inout SharedCacheConfiguration) -> Void = { $0.redis.client.breakerOpenDuration = .seconds(1) }
             let a = try await scene.instance(deadline: deadline, shared: settings)
             let b = try await scene.instance(deadline: deadline, shared: settings)
             for index in 0..<3 { #expect(try await a.get(index).status == 200) }
@@ -161,7 +161,7 @@ import WebImageRedis
             do {
                 let deadline = Duration.milliseconds(500)
                 let instance = try await scene.instance(endpoints: [hung.endpoint], deadline: deadline,
-                                                        shared: { $0.breakerFailureThreshold = 1_000 })
+                                                        shared: { $0.redis.client.breakerFailureThreshold = 1_000 })
                 for index in 0..<2 {
                     let start = ContinuousClock.now
                     #expect(try await instance.get(index).status == 200)

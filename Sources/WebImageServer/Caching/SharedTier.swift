@@ -21,19 +21,15 @@ final class SharedTier: Sendable {
     private let pending = Atomic<Int>(0)
     private let wasAvailable = Atomic<Bool>(true)
 
-    init(configuration: SharedCacheConfiguration, statistics: ProxyStatistics) {
+    /// The tier; without instrumentation of its own it uses `proxyInstrumentation`'s factory.
+    init(configuration: SharedCacheConfiguration, statistics: ProxyStatistics, proxyInstrumentation: Instrumentation) {
         self.configuration = configuration
         self.statistics = statistics
-        let client = RedisClient.Configuration(connections: configuration.connectionsPerServer,
-                                               deadline: configuration.deadline,
-                                               breakerFailureThreshold: configuration.breakerFailureThreshold,
-                                               breakerOpenDuration: configuration.breakerOpenDuration)
-        cache = RedisImageCache(endpoints: configuration.endpoints,
-                                configuration: RedisImageCache.Configuration(keyPrefix: configuration.keyPrefix,
-                                                                            timeToLive: configuration.timeToLive,
-                                                                            client: client))
-        instruments = SharedTierInstruments(logger: configuration.logger,
-                                            factory: configuration.metricsFactory ?? MetricsSystem.factory)
+        cache = RedisImageCache(endpoints: configuration.endpoints, configuration: configuration.redis)
+        let instrumentation = configuration.instrumentation
+            ?? Instrumentation(label: SharedCacheConfiguration.defaultLoggerLabel,
+                               metricsFactory: proxyInstrumentation.metricsFactory)
+        instruments = SharedTierInstruments(logger: instrumentation.logger, factory: instrumentation.metricsFactory)
     }
 
     /// Background writes under way.
@@ -104,7 +100,7 @@ final class SharedTier: Sendable {
     /// Lets writes under way finish (each is bounded by the deadline, so this waits at most about one
     /// deadline), then closes the connections.
     func close() async {
-        let limit = ContinuousClock.now + configuration.deadline + .milliseconds(200)
+        let limit = ContinuousClock.now + configuration.redis.client.deadline + .milliseconds(200)
         while pendingWrites > 0, ContinuousClock.now < limit {
             try? await Task.sleep(for: .milliseconds(2))
         }

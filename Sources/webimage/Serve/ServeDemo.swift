@@ -15,9 +15,9 @@ enum ServeDemo {
         let origin = try await ServeDemoOrigin.start()
         let pair = URLSigner.KeyPair(keyHex: randomHex(), saltHex: randomHex())!
         // The origin is on 127.0.0.1: trusted by name, so every other private address stays refused.
-        let configuration = ImageProxyConfiguration(keyPairs: [pair],
-                                                    sourcePolicy: SourcePolicy(trustedHosts: ["127.0.0.1"]),
-                                                    workers: 2)
+        let configuration = ImageProxyConfiguration(
+            signing: .init(keyPairs: [pair]), sources: .init(policy: SourcePolicy(trustedHosts: ["127.0.0.1"])),
+            concurrency: .init(workers: 2))
         let proxy = ImageProxy(configuration: configuration)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let server = ImageProxyServer(proxy: proxy, host: "127.0.0.1", port: 0, drainTimeout: .seconds(5)) { _, port in

@@ -1,80 +1,66 @@
 import Foundation
 import Logging
 import WebImage
+import WebImageRedis
 import WebImageServer
 
-/// `webimage serve`'s flags and their `WEBIMAGE_*` environment variables (a flag wins), checked and turned into
-/// an ``ImageProxyConfiguration``; a bad value fails with one line naming the flag.
-struct ServeSettings {
-    var host: String
-    var port: Int
-    var configuration: ImageProxyConfiguration
-    var drainTimeout: Duration
+/// Everything `webimage serve` runs with: the listeners, the proxy's configuration and the process's own
+/// settings. Each option of ``ServeOptions/all`` sets one field; ``finish()`` joins the few that combine.
+struct ServeSettings: Sendable {
+    /// Where requests are served (`--bind`). Default 127.0.0.1:8080.
+    var bind = ServeAddress(host: "127.0.0.1", port: 8080)
     /// Where Prometheus metrics are served (`--metrics-bind`); nil: no metrics listener.
-    var metrics: (host: String, port: Int)?
-    /// What is logged on stderr (`--log-level`), the access log apart. Default warning.
+    var metricsBind: ServeAddress?
+    /// Signing keys and salts in hex, paired in order into the configuration's key pairs.
+    var keys: [String] = []
+    var salts: [String] = []
+    /// Option lists named `NAME=OPTIONS`, into the configuration's presets.
+    var presets: [String] = []
+    /// Megapixels, into the configuration's `limits.maxSourcePixels`.
+    var maxSourceMegapixels: Double = 50
+    /// Requests waiting for a worker; nil: 2 × workers.
+    var queue: Int?
+    /// The shared tier's settings; it is on when it names a server.
+    var sharedCache = SharedCacheConfiguration(endpoints: [])
+    var configuration = ImageProxyConfiguration(
+        caches: .init(directory: DiskCache.defaultBaseDirectory.appendingPathComponent("serve")))
+    /// On SIGTERM/SIGINT, how long requests under way may finish. Default 20 s.
+    var drainTimeout: Duration = .seconds(20)
+    /// What is logged on stderr, the access log apart. Default warning.
     var logLevel: Logger.Level = .warning
-    /// One `info` line per request on stderr (`--access-log`, `--no-access-log`). Default on.
+    /// One `info` line per request on stderr. Default on.
     var accessLog = true
+    /// `IMGPROXY_*` variables set that nothing here reads: logged once at start-up, never silently ignored.
+    var ignoredVariables: [String] = []
 
-    /// Reads a value given as a flag or, without one, from `environment[variable]`.
-    struct Source {
-        let environment: [String: String]
+    /// What `serve` starts with before any option.
+    static let defaults = ServeSettings()
 
-        func text(_ flag: String?, _ variable: String) -> String? {
-            flag ?? environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    /// The settings the flags and, for an option without a flag, its environment variables give.
+    init(arguments: [String], environment: [String: String]) throws {
+        let flags = try ServeArguments.parse(arguments)
+        for option in ServeOptions.all {
+            if let given = try option.given(flags: flags[option.name] ?? [], environment: environment) {
+                try option.apply(&self, given)
+            }
         }
-
-        /// Repeated flags, else the variable's comma-separated list.
-        func list(_ flags: [String], _ variable: String) -> [String] {
-            if !flags.isEmpty { return flags }
-            return text(nil, variable)?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
-        }
-
-        func flag(_ set: Bool, _ variable: String) -> Bool {
-            set || ["1", "true", "yes"].contains(environment[variable]?.lowercased() ?? "")
-        }
+        let read = Set(ServeOptions.all.flatMap(\.variables))
+        ignoredVariables = environment.keys.filter { $0.hasPrefix("IMGPROXY_") && !read.contains($0) }.sorted()
+        try finish()
     }
 
-    /// Parses `HOST:PORT` (`[::1]:8080` for IPv6).
-    static func address(_ text: String, option: String) throws -> (host: String, port: Int) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-              (0...65535).contains(port) else {
-            throw CLIFailure(subject: option, reason: "bad value '\(text)': give HOST:PORT (e.g. 127.0.0.1:8080)")
-        }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else {
-            throw CLIFailure(subject: option, reason: "bad value '\(text)': give HOST:PORT (e.g. 127.0.0.1:8080)")
-        }
-        return (host, port)
-    }
+    private init() {}
 
-    static func positive(_ text: String?, option: String, default value: Int, allowZero: Bool = false,
-                         maximum: Int = maxSetting) throws -> Int {
-        guard let text else { return value }
-        guard let number = Int(text), number > 0 || (allowZero && number == 0) else {
-            throw CLIFailure(subject: option,
-                             reason: "bad value '\(text)': give a \(allowZero ? "" : "positive ")whole number")
+    /// Joins what several options give into the configuration, and checks what only holds of them together.
+    mutating func finish() throws {
+        configuration.signing.keyPairs = try Self.keyPairs(keys: keys, salts: salts)
+        guard !configuration.signing.keyPairs.isEmpty || configuration.signing.allowsUnsigned else {
+            throw CLIFailure(subject: "--key", reason: "give a signing --key and --salt, or --allow-unsigned")
         }
-        guard number <= maximum else {
-            throw CLIFailure(subject: option, reason: "bad value '\(text)': give at most \(maximum)")
-        }
-        return number
-    }
-
-    /// The largest number a setting takes: seconds, milliseconds and bytes below it convert to every clock and
-    /// integer type the libraries take (NIO's `TimeAmount` traps past Int64 nanoseconds) without overflow.
-    static let maxSetting = 1_000_000_000
-    /// The largest byte count a setting takes (1 TiB).
-    static let maxBytes = 1 << 40
-
-    /// `paths` when every one is a readable file (checked now, not at the first https source).
-    static func readableFiles(_ paths: [String], option: String) throws -> [String] {
-        for path in paths where !FileManager.default.isReadableFile(atPath: path) {
-            throw CLIFailure(subject: option, reason: "cannot read '\(path)'")
-        }
-        return paths
+        configuration.processing.presets = try Self.presets(presets)
+        configuration.limits.maxSourcePixels = Int(maxSourceMegapixels * 1_000_000)
+        configuration.concurrency.queueSize = queue ?? 2 * configuration.concurrency.workers
+        configuration.caches.shared = sharedCache.endpoints.isEmpty ? nil : sharedCache
     }
 
     /// Key/salt pairs in the order given; every key needs its salt.
@@ -88,5 +74,46 @@ struct ServeSettings {
             }
             return pair
         }
+    }
+
+    /// `NAME=OPTIONS` entries as imgproxy's `IMGPROXY_PRESETS` writes them.
+    static func presets(_ entries: [String]) throws -> [String: String] {
+        var presets: [String: String] = [:]
+        for entry in entries {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw CLIFailure(subject: "--preset", reason: "bad value '\(entry)': give NAME=OPTIONS")
+            }
+            guard presets.updateValue(parts[1], forKey: parts[0]) == nil else {
+                throw CLIFailure(subject: "--preset", reason: "'\(parts[0])' is given twice")
+            }
+        }
+        return presets
+    }
+}
+
+/// A `HOST:PORT` to listen on.
+struct ServeAddress: Equatable, Sendable {
+    var host: String
+    var port: Int
+
+    /// Parses `HOST:PORT` (`[::1]:8080` for IPv6; `:8080`, as imgproxy's `IMGPROXY_BIND` writes it, is every
+    /// interface).
+    init(_ text: String, origin: String) throws {
+        let failure = CLIFailure(subject: origin, reason: "bad value '\(text)': give HOST:PORT (e.g. 127.0.0.1:8080)")
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+              (0...65535).contains(port) else { throw failure }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.isEmpty {
+            guard colon == text.startIndex else { throw failure }
+            host = "0.0.0.0"
+        }
+        self.init(host: host, port: port)
+    }
+
+    init(host: String, port: Int) {
+        self.host = host
+        self.port = port
     }
 }

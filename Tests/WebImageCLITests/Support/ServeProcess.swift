@@ -1,8 +1,8 @@
 import Foundation
 import TestSupport
 
-/// A running `webimage serve --allow-unsigned --allow-private-sources` on free loopback ports, with a metrics
-/// listener; its stderr goes to a file, read once it stopped.
+/// A running `webimage serve --allow-private-sources` (and `--allow-unsigned` unless `unsigned` is false) on free
+/// loopback ports, with a metrics listener and `environment` added to the test's; its stderr goes to a file.
 final class ServeProcess: @unchecked Sendable {
     // Used by one test at a time.
     let process: Process
@@ -17,14 +17,16 @@ final class ServeProcess: @unchecked Sendable {
         self.directory = directory
     }
 
-    static func start(_ arguments: [String]) async throws -> ServeProcess {
+    static func start(_ arguments: [String], environment: [String: String] = [:],
+                      unsigned: Bool = true) async throws -> ServeProcess {
         let directory = try TemporaryDirectory()
         let metricsPort = try ServeCommandTests.freePort()
         let process = Process()
         process.executableURL = try CLIRunner.executable()
-        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
+        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-private-sources",
                              "--cache-dir", directory.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)"]
-            + arguments
+            + (unsigned ? ["--allow-unsigned"] : []) + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let out = ProcessLaunch.exclusively { Pipe() }
         try Data().write(to: directory.url.appendingPathComponent("stderr"))
         process.standardOutput = out

@@ -36,9 +36,9 @@ final class ProxyHarness: Sendable {
 
     /// The default test configuration: signed with the imgproxy example key, loopback sources allowed.
     static func configuration(_ adjust: (inout ImageProxyConfiguration) -> Void = { _ in }) -> ImageProxyConfiguration {
-        var configuration = ImageProxyConfiguration(keyPairs: [keyPair],
-                                                    sourcePolicy: SourcePolicy(allowsPrivateAddresses: true),
-                                                    workers: 2)
+        var configuration = ImageProxyConfiguration(signing: .init(keyPairs: [keyPair]),
+                                                    sources: .init(policy: SourcePolicy(allowsPrivateAddresses: true)),
+                                                    concurrency: .init(workers: 2))
         adjust(&configuration)
         return configuration
     }

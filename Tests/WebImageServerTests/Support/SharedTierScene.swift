@@ -3,6 +3,7 @@ import MetricsTestKit
 import RedisTestSupport
 import Synchronization
 import TestSupport
+import WebImage
 import WebImageRedis
 @testable import WebImageServer
 
@@ -45,11 +46,13 @@ final class SharedTierScene: Sendable {
                   shared adjustShared: (inout SharedCacheConfiguration) -> Void = { _ in },
                   proxy adjustProxy: (inout ImageProxyConfiguration) -> Void = { _ in }) async throws -> SharedTierInstance {
         let metrics = TestMetrics()
-        var shared = SharedCacheConfiguration(endpoints: endpoints ?? self.endpoints, deadline: deadline,
-                                              metricsFactory: metrics)
+        var shared = SharedCacheConfiguration(endpoints: endpoints ?? self.endpoints,
+                                              redis: .init(client: .init(deadline: deadline)),
+                                              instrumentation: Instrumentation(label: "SwiftWebImage.SharedCache",
+                                                                               metricsFactory: metrics))
         adjustShared(&shared)
         let configuration = ProxyHarness.configuration {
-            $0.sharedCache = shared
+            $0.caches.shared = shared
             adjustProxy(&$0)
         }
         let instance = SharedTierInstance(harness: try await ProxyHarness.start(configuration, origin: origin),

@@ -52,7 +52,7 @@ enum ServiceConsumer {
         // allowed here only because this origin is one; production keeps the default SourcePolicy().
         let pair = try keyPair()
         let proxy = ImageProxy(configuration: ImageProxyConfiguration(
-            keyPairs: [pair], sourcePolicy: SourcePolicy(allowsPrivateAddresses: true)))
+            signing: .init(keyPairs: [pair]), sources: .init(policy: SourcePolicy(allowsPrivateAddresses: true))))
         let app = Router()
         app.get("/hello") { _, _ in "hello from the consumer's own route\n" }
         proxy.addRoutes(to: app)

@@ -1,0 +1,42 @@
+extension ImageProxyConfiguration {
+    /// Bounds on what a source may be and what a result may become.
+    public struct Limits: Sendable {
+        /// The largest source body accepted, enforced while it streams in (a larger one stops the download:
+        /// 422). Default 50 MB.
+        public var maxSourceBytes: Int
+        /// The largest source resolution, in pixels, read from the header before decoding (larger: 422).
+        /// Default 50,000,000 (50 MP).
+        public var maxSourcePixels: Int
+        /// The largest width or height of a result; a larger result is scaled down to fit. Default 8,192.
+        public var maxOutputSide: Int
+        /// The most pixels a result may have; a larger result is scaled down to fit. It bounds a worker's
+        /// memory (a blur works on 16 bytes a pixel). Default 16,777,216 (4096 × 4096).
+        public var maxOutputPixels: Int
+
+        public init(maxSourceBytes: Int = 50_000_000, maxSourcePixels: Int = 50_000_000, maxOutputSide: Int = 8192,
+                    maxOutputPixels: Int = 16_777_216) {
+            self.maxSourceBytes = maxSourceBytes
+            self.maxSourcePixels = maxSourcePixels
+            self.maxOutputSide = maxOutputSide
+            self.maxOutputPixels = maxOutputPixels
+        }
+    }
+
+    /// How long the parts of a request may take.
+    public struct Timeouts: Sendable {
+        /// The most a whole source download may take, however steadily its bytes arrive (then 504). Default 5 s.
+        public var download: Duration
+        /// The most a source may stay silent while connecting or sending (then 504). Default 3 s.
+        public var downloadIdle: Duration
+        /// The most decoding, transforming and encoding one result may take (then 503); a request waits at
+        /// most ``download`` plus this in all, queueing included. Default 10 s.
+        public var processing: Duration
+
+        public init(download: Duration = .seconds(5), downloadIdle: Duration = .seconds(3),
+                    processing: Duration = .seconds(10)) {
+            self.download = download
+            self.downloadIdle = downloadIdle
+            self.processing = processing
+        }
+    }
+}

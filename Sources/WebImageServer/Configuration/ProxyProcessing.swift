@@ -1,0 +1,45 @@
+import WebImage
+
+extension ImageProxyConfiguration {
+    /// What processing starts from: presets, the default quality, the coders.
+    public struct Processing: Sendable {
+        /// Named option lists for `preset:NAME`. Default none.
+        public var presets: [String: String]
+        /// Quality used when the URL gives none (JPEG and WebP). Default 80.
+        public var defaultQuality: Int
+        /// The coders sources are read, decoded and encoded with: their headers (``ImageHeaderReading``) decide
+        /// which sources are images, and their limits apply. Default `CodersManager.shared` (every built-in
+        /// coder).
+        public var coders: CodersManager
+
+        public init(presets: [String: String] = [:], defaultQuality: Int = 80, coders: CodersManager = .shared) {
+            self.presets = presets
+            self.defaultQuality = defaultQuality
+            self.coders = coders
+        }
+    }
+
+    /// The format and cache headers of the answers.
+    public struct Responses: Sendable {
+        /// Choose AVIF, WebP or the source format from `Accept` when the URL names no format (and send
+        /// `Vary: Accept`); false always answers the source format, for CDNs that ignore `Vary`. Default true.
+        /// A HEIC, HEIF or JPEG XL source, a format the service does not write, is answered as JPEG (PNG when
+        /// transparent, GIF when animated).
+        public var negotiatesFormat: Bool
+        /// Whether negotiation may choose AVIF (before WebP) for clients that list `image/avif`; false keeps
+        /// negotiation to WebP, for services that would rather not pay AVIF's encoding CPU. Default true.
+        public var negotiatesAVIF: Bool
+        /// `max-age` of successful answers, in seconds. Default one year (31,536,000 s), with `immutable`.
+        public var cacheTTL: Int
+        /// `max-age` of 5xx answers, in seconds, so a CDN retries soon. Default 10 s.
+        public var errorCacheTTL: Int
+
+        public init(negotiatesFormat: Bool = true, negotiatesAVIF: Bool = true, cacheTTL: Int = 31_536_000,
+                    errorCacheTTL: Int = 10) {
+            self.negotiatesFormat = negotiatesFormat
+            self.negotiatesAVIF = negotiatesAVIF
+            self.cacheTTL = cacheTTL
+            self.errorCacheTTL = errorCacheTTL
+        }
+    }
+}

@@ -1,0 +1,20 @@
+extension ImageProxyConfiguration {
+    /// Where sources may come from and how they are fetched.
+    public struct Sources: Sendable {
+        /// Which sources may be fetched: schemes, an allowlist of prefixes, private addresses. Default
+        /// `SourcePolicy()`: http and https, any prefix, public addresses only.
+        public var policy: SourcePolicy
+        /// Redirects followed per source, each hop checked like the source itself. Default 5.
+        public var maxRedirects: Int
+        /// PEM files of certificate authorities trusted for https sources besides the system's (an internal
+        /// CA). Host names are still verified against the certificates. Default none: the system's roots only.
+        public var additionalTrustRootFiles: [String]
+
+        public init(policy: SourcePolicy = SourcePolicy(), maxRedirects: Int = 5,
+                    additionalTrustRootFiles: [String] = []) {
+            self.policy = policy
+            self.maxRedirects = maxRedirects
+            self.additionalTrustRootFiles = additionalTrustRootFiles
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The shapes of option the table uses; each reads the default it documents from ``ServeSettings/defaults``.
+extension ServeOption {
+    /// The largest number a setting takes: seconds, milliseconds and bytes below it convert to every clock and
+    /// integer type the libraries take (NIO's `TimeAmount` traps past Int64 nanoseconds) without overflow.
+    static let maxSetting = 1_000_000_000
+    /// The largest byte count a setting takes (1 TiB).
+    static let maxBytes = 1 << 40
+
+    /// A whole number in `minimum...maximum`.
+    static func number(_ name: String, _ variables: [String], _ help: String, field: String,
+                       _ keyPath: WritableKeyPath<ServeSettings, Int> & Sendable, minimum: Int = 1,
+                       maximum: Int = maxSetting, defaultText: String? = nil) -> ServeOption {
+        ServeOption(name: name, variables: variables, kind: .value("N"),
+                    help: help + " Default \(defaultText ?? String(ServeSettings.defaults[keyPath: keyPath])).",
+                    field: field) { settings, given in
+            settings[keyPath: keyPath] = try wholeNumber(given, minimum: minimum, maximum: maximum)
+        }
+    }
+
+    /// A whole number of `unit`s (seconds unless said), at least one (or zero when `minimum` is 0).
+    static func duration(_ name: String, _ variables: [String], _ help: String, field: String,
+                         _ keyPath: WritableKeyPath<ServeSettings, Duration> & Sendable, unit: Duration = .seconds(1),
+                         minimum: Int = 1) -> ServeOption {
+        let shown = Int(ServeSettings.defaults[keyPath: keyPath] / unit)
+        return ServeOption(name: name, variables: variables, kind: .value("N"),
+                           help: help + " Default \(shown).", field: field) { settings, given in
+            settings[keyPath: keyPath] = unit * (try wholeNumber(given, minimum: minimum, maximum: maxSetting))
+        }
+    }
+
+    /// On with the flag or a true variable; `sets` is what "on" stores (false for a `--no-…` flag).
+    static func toggle(_ name: String, _ variables: [String], _ help: String, field: String,
+                       _ keyPath: WritableKeyPath<ServeSettings, Bool> & Sendable, sets: Bool = true) -> ServeOption {
+        ServeOption(name: name, variables: variables, kind: .toggle, help: help, field: field) { settings, given in
+            if given.text == "true" { settings[keyPath: keyPath] = sets }
+        }
+    }
+
+    /// Repeated values, each checked by `check`.
+    static func list(_ name: String, _ variables: [String], _ help: String, valueName: String, field: String,
+                     _ keyPath: WritableKeyPath<ServeSettings, [String]> & Sendable,
+                     check: @escaping @Sendable (String) -> String? = { _ in nil }) -> ServeOption {
+        ServeOption(name: name, variables: variables, kind: .list(valueName), help: help, field: field) { settings, given in
+            for value in given.values {
+                if let problem = check(value) {
+                    throw CLIFailure(subject: given.origin, reason: "bad value '\(value)': \(problem)")
+                }
+            }
+            settings[keyPath: keyPath] = given.values
+        }
+    }
+
+    static func wholeNumber(_ given: Given, minimum: Int, maximum: Int) throws -> Int {
+        guard let number = Int(given.text), number >= minimum else {
+            throw given.failure(minimum > 0 ? "give a positive whole number" : "give a whole number")
+        }
+        guard number <= maximum else { throw given.failure("give at most \(maximum)") }
+        return number
+    }
+}

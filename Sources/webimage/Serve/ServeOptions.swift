@@ -1,0 +1,204 @@
+import Foundation
+import Logging
+import WebImageRedis
+
+/// Every `webimage serve` option, each declared once, in the order `--help` lists them.
+enum ServeOptions {
+    static let all: [ServeOption] = listening + signing + sources + limits + timeouts + caches + sharedCache
+        + concurrency + processing + responses + process
+
+    static let listening: [ServeOption] = [
+        ServeOption(name: "bind", variables: ["WEBIMAGE_BIND", "IMGPROXY_BIND"], kind: .value("HOST:PORT"),
+                    help: "Address to listen on (port 0 picks one; ':PORT' is every interface). Default 127.0.0.1:8080.",
+                    field: "bind") { settings, given in
+            settings.bind = try ServeAddress(given.text, origin: given.origin)
+        },
+        ServeOption(name: "metrics-bind", variables: ["WEBIMAGE_METRICS_BIND", "IMGPROXY_PROMETHEUS_BIND"],
+                    kind: .value("HOST:PORT"), help: "Serve Prometheus metrics at http://HOST:PORT/metrics. Default: none.",
+                    field: "metricsBind") { settings, given in
+            settings.metricsBind = try ServeAddress(given.text, origin: given.origin)
+        },
+    ]
+
+    static let signing: [ServeOption] = [
+        .list("key", ["WEBIMAGE_KEY", "IMGPROXY_KEY"], "Signing key in hex (repeatable, paired with --salt in order).",
+              valueName: "HEX", field: "configuration.signing.keyPairs", \.keys),
+        .list("salt", ["WEBIMAGE_SALT", "IMGPROXY_SALT"], "Signing salt in hex (repeatable).",
+              valueName: "HEX", field: "configuration.signing.keyPairs", \.salts),
+        .number("signature-size", ["WEBIMAGE_SIGNATURE_SIZE", "IMGPROXY_SIGNATURE_SIZE"],
+                "Bytes of the HMAC a signature keeps.", field: "configuration.signing.signatureSize",
+                \.configuration.signing.signatureSize, maximum: 32),
+        .toggle("allow-unsigned", ["WEBIMAGE_ALLOW_UNSIGNED"], "Accept unsigned URLs ('_' or 'unsafe' as the signature).",
+                field: "configuration.signing.allowsUnsigned", \.configuration.signing.allowsUnsigned),
+    ]
+
+    static let sources: [ServeOption] = [
+        .toggle("allow-private-sources", ["WEBIMAGE_ALLOW_PRIVATE_SOURCES"],
+                "Allow sources on loopback, private, link-local and other non-public addresses.",
+                field: "configuration.sources.policy.allowsPrivateAddresses",
+                \.configuration.sources.policy.allowsPrivateAddresses),
+        .list("allowed-source", ["WEBIMAGE_ALLOWED_SOURCES"], "Only fetch sources starting with this prefix (repeatable).",
+              valueName: "PREFIX", field: "configuration.sources.policy.allowedPrefixes",
+              \.configuration.sources.policy.allowedPrefixes),
+        ServeOption(name: "allowed-scheme", variables: ["WEBIMAGE_ALLOWED_SCHEMES"], kind: .list("SCHEME"),
+                    help: "A scheme sources may use, http or https (repeatable). Default http and https.",
+                    field: "configuration.sources.policy.allowedSchemes") { settings, given in
+            for scheme in given.values where !["http", "https"].contains(scheme) {
+                throw CLIFailure(subject: given.origin, reason: "bad value '\(scheme)': give http or https")
+            }
+            settings.configuration.sources.policy.allowedSchemes = Set(given.values)
+        },
+        ServeOption(name: "trusted-host", variables: ["WEBIMAGE_TRUSTED_HOSTS"], kind: .list("HOST"),
+                    help: "A source host name whose addresses are not checked, e.g. an internal image store on a "
+                        + "private network; redirects from it still are (repeatable). Default none.",
+                    field: "configuration.sources.policy.trustedHosts") { settings, given in
+            settings.configuration.sources.policy.trustedHosts = Set(given.values.map { $0.lowercased() })
+        },
+        .number("max-redirects", ["WEBIMAGE_MAX_REDIRECTS", "IMGPROXY_MAX_REDIRECTS"],
+                "Redirects followed per source, each hop checked like the source.",
+                field: "configuration.sources.maxRedirects", \.configuration.sources.maxRedirects, minimum: 0,
+                maximum: 100),
+        .list("source-ca", ["WEBIMAGE_SOURCE_CA"],
+              "PEM file of a certificate authority trusted for https sources besides the system's (repeatable).",
+              valueName: "FILE", field: "configuration.sources.additionalTrustRootFiles",
+              \.configuration.sources.additionalTrustRootFiles) {
+            FileManager.default.isReadableFile(atPath: $0) ? nil : "cannot read it"
+        },
+    ]
+
+    static let limits: [ServeOption] = [
+        .number("max-src-bytes", ["WEBIMAGE_MAX_SRC_BYTES", "IMGPROXY_MAX_SRC_FILE_SIZE"],
+                "Largest source accepted, in bytes.", field: "configuration.limits.maxSourceBytes",
+                \.configuration.limits.maxSourceBytes, maximum: ServeOption.maxBytes),
+        ServeOption(name: "max-src-megapixels", variables: ["WEBIMAGE_MAX_SRC_MEGAPIXELS", "IMGPROXY_MAX_SRC_RESOLUTION"],
+                    kind: .value("N"), help: "Largest source resolution, in megapixels (decimals allowed). Default 50.",
+                    field: "configuration.limits.maxSourcePixels") { settings, given in
+            guard let megapixels = Double(given.text), megapixels > 0, megapixels <= 1_000_000 else {
+                throw given.failure("give a positive number of at most 1000000")
+            }
+            settings.maxSourceMegapixels = megapixels
+        },
+        .number("max-output-side", ["WEBIMAGE_MAX_OUTPUT_SIDE"], "Largest width or height of a result (larger: scaled down).",
+                field: "configuration.limits.maxOutputSide", \.configuration.limits.maxOutputSide, maximum: 65_535),
+        .number("max-output-pixels", ["WEBIMAGE_MAX_OUTPUT_PIXELS"], "Most pixels of a result (more: scaled down).",
+                field: "configuration.limits.maxOutputPixels", \.configuration.limits.maxOutputPixels),
+    ]
+
+    static let timeouts: [ServeOption] = [
+        .duration("download-timeout", ["WEBIMAGE_DOWNLOAD_TIMEOUT", "IMGPROXY_DOWNLOAD_TIMEOUT"],
+                  "Most a whole source download may take, in seconds (then 504).",
+                  field: "configuration.timeouts.download", \.configuration.timeouts.download),
+        .duration("download-idle-timeout", ["WEBIMAGE_DOWNLOAD_IDLE_TIMEOUT"],
+                  "Most a source may stay silent, in seconds (then 504).",
+                  field: "configuration.timeouts.downloadIdle", \.configuration.timeouts.downloadIdle),
+        .duration("processing-timeout", ["WEBIMAGE_PROCESSING_TIMEOUT"],
+                  "Most decoding, transforming and encoding one result may take, in seconds (then 503).",
+                  field: "configuration.timeouts.processing", \.configuration.timeouts.processing),
+    ]
+
+    static let caches: [ServeOption] = [
+        ServeOption(name: "cache-dir", variables: ["WEBIMAGE_CACHE_DIR"], kind: .value("DIR"),
+                    help: "Directory of the source and result caches. Default ~/.cache/SwiftWebImage/serve.",
+                    field: "configuration.caches.directory") { settings, given in
+            settings.configuration.caches.directory = URL(fileURLWithPath: given.text)
+        },
+        .number("memory-cache-bytes", ["WEBIMAGE_MEMORY_CACHE_BYTES"], "Bytes of encoded results kept in memory.",
+                field: "configuration.caches.memoryBytes", \.configuration.caches.memoryBytes,
+                maximum: ServeOption.maxBytes),
+        .number("disk-cache-bytes", ["WEBIMAGE_DISK_CACHE_BYTES"], "Bytes each disk cache (sources, results) may take.",
+                field: "configuration.caches.diskBytes", \.configuration.caches.diskBytes, maximum: ServeOption.maxBytes),
+    ]
+
+    static let sharedCache: [ServeOption] = [
+        ServeOption(name: "shared-cache", variables: ["WEBIMAGE_SHARED_CACHE"],
+                    kind: .list("redis://[:PASSWORD@]HOST:PORT[/DB]"),
+                    help: "Redis server shared with other instances (repeatable; keys spread by consistent hashing). "
+                        + "Default: none.", field: "configuration.caches.shared.endpoints") { settings, given in
+            settings.sharedCache.endpoints = try given.values.map { url in
+                guard let endpoint = RedisEndpoint(url: url) else {
+                    throw CLIFailure(subject: given.origin,
+                                     reason: "bad value '\(url)': give redis://[:PASSWORD@]HOST:PORT[/DB]")
+                }
+                return endpoint
+            }
+        },
+        .duration("shared-cache-ttl", ["WEBIMAGE_SHARED_CACHE_TTL"], "How long a value lives in the shared cache, in seconds.",
+                  field: "configuration.caches.shared.redis.timeToLive", \.sharedCache.redis.timeToLive),
+        .duration("shared-cache-deadline-ms", ["WEBIMAGE_SHARED_CACHE_DEADLINE_MS"],
+                  "Most one shared-cache call may take, in milliseconds.", field: "configuration.caches.shared.redis.client.deadline",
+                  \.sharedCache.redis.client.deadline, unit: .milliseconds(1)),
+        .number("shared-cache-breaker-failures", ["WEBIMAGE_SHARED_CACHE_BREAKER_FAILURES"],
+                "Failures in a row that stop calls to a shared-cache server.",
+                field: "configuration.caches.shared.redis.client.breakerFailureThreshold", \.sharedCache.redis.client.breakerFailureThreshold),
+        .duration("shared-cache-breaker-seconds", ["WEBIMAGE_SHARED_CACHE_BREAKER_SECONDS"],
+                  "How long calls stay stopped before one trial, in seconds.",
+                  field: "configuration.caches.shared.redis.client.breakerOpenDuration", \.sharedCache.redis.client.breakerOpenDuration),
+        .number("shared-cache-connections", ["WEBIMAGE_SHARED_CACHE_CONNECTIONS"], "Connections kept to each server.",
+                field: "configuration.caches.shared.redis.client.connections", \.sharedCache.redis.client.connections, maximum: 64),
+        .number("shared-cache-max-entry-bytes", ["WEBIMAGE_SHARED_CACHE_MAX_ENTRY_BYTES"],
+                "Largest value written to the shared cache.", field: "configuration.caches.shared.maxEntryBytes",
+                \.sharedCache.maxEntryBytes, maximum: 512 << 20),
+        .number("shared-cache-max-pending-writes", ["WEBIMAGE_SHARED_CACHE_MAX_PENDING_WRITES"],
+                "Shared-cache writes under way at once; more are dropped.", field: "configuration.caches.shared.maxPendingWrites",
+                \.sharedCache.maxPendingWrites, minimum: 0),
+        ServeOption(name: "shared-cache-key-prefix", variables: ["WEBIMAGE_SHARED_CACHE_KEY_PREFIX"], kind: .value("TEXT"),
+                    help: "Put before every shared-cache key. Default \(ServeSettings.defaults.sharedCache.redis.keyPrefix).",
+                    field: "configuration.caches.shared.redis.keyPrefix") { settings, given in
+            settings.sharedCache.redis.keyPrefix = given.text
+        },
+    ]
+
+    static let concurrency: [ServeOption] = [
+        .number("workers", ["WEBIMAGE_WORKERS", "IMGPROXY_WORKERS"], "Requests processed at once.",
+                field: "configuration.concurrency.workers", \.configuration.concurrency.workers, maximum: 1024,
+                defaultText: "the number of cores"),
+        ServeOption(name: "queue", variables: ["WEBIMAGE_QUEUE"], kind: .value("N"),
+                    help: "Requests waiting for a worker before 429. Default 2 × workers.",
+                    field: "configuration.concurrency.queueSize") { settings, given in
+            settings.queue = try ServeOption.wholeNumber(given, minimum: 0, maximum: ServeOption.maxSetting)
+        },
+        .number("retry-after", ["WEBIMAGE_RETRY_AFTER"], "The Retry-After of a 429, in seconds.",
+                field: "configuration.concurrency.retryAfterSeconds", \.configuration.concurrency.retryAfterSeconds),
+    ]
+
+    static let processing: [ServeOption] = [
+        .list("preset", ["WEBIMAGE_PRESETS", "IMGPROXY_PRESETS"], "A named option list for preset:NAME (repeatable).",
+              valueName: "NAME=OPTIONS", field: "configuration.processing.presets", \.presets),
+        .number("quality", ["WEBIMAGE_QUALITY", "IMGPROXY_QUALITY"], "Quality when the URL gives none (1-100).",
+                field: "configuration.processing.defaultQuality", \.configuration.processing.defaultQuality,
+                maximum: 100),
+    ]
+
+    static let responses: [ServeOption] = [
+        .toggle("no-negotiation", ["WEBIMAGE_NO_NEGOTIATION"], "Never choose the format from Accept (no Vary: Accept).",
+                field: "configuration.responses.negotiatesFormat", \.configuration.responses.negotiatesFormat, sets: false),
+        .toggle("no-avif-negotiation", ["WEBIMAGE_NO_AVIF_NEGOTIATION"],
+                "Negotiate WebP but never AVIF (AVIF costs more CPU).", field: "configuration.responses.negotiatesAVIF",
+                \.configuration.responses.negotiatesAVIF, sets: false),
+        .number("ttl", ["WEBIMAGE_TTL", "IMGPROXY_TTL"], "max-age of successful answers, in seconds.",
+                field: "configuration.responses.cacheTTL", \.configuration.responses.cacheTTL),
+        .number("error-ttl", ["WEBIMAGE_ERROR_TTL"], "max-age of 5xx answers, in seconds.",
+                field: "configuration.responses.errorCacheTTL", \.configuration.responses.errorCacheTTL, minimum: 0),
+    ]
+
+    static let process: [ServeOption] = [
+        .duration("drain-seconds", ["WEBIMAGE_DRAIN_SECONDS"],
+                  "On SIGTERM/SIGINT, how long requests under way may finish, in seconds.", field: "drainTimeout",
+                  \.drainTimeout, minimum: 0),
+        ServeOption(name: "log-level", variables: ["WEBIMAGE_LOG_LEVEL", "IMGPROXY_LOG_LEVEL"], kind: .value("LEVEL"),
+                    help: "What the server and library log on stderr, from this level up. Default warning.",
+                    field: "logLevel") { settings, given in
+            let text = given.text.lowercased()
+            guard let level = Logger.Level(rawValue: text == "warn" ? "warning" : text) else {
+                let names = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+                throw given.failure("give one of \(names)")
+            }
+            settings.logLevel = level
+        },
+        ServeOption(name: "access-log", variables: ["WEBIMAGE_ACCESS_LOG"], kind: .invertible,
+                    help: "One info line per request on stderr (logger SwiftWebImage.serve.access); --no-access-log "
+                        + "turns it off. Default on.", field: "accessLog") { settings, given in
+            settings.accessLog = given.text == "true"
+        },
+    ]
+}

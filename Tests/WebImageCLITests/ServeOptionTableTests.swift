@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import webimage
+
+/// `serve`'s options are declared once (``ServeOptions/all``): each sets exactly the field it names, by flag and
+/// by every environment variable alike, and every field of the proxy's configuration a deployment sets has one.
+@Suite struct ServeOptionTableTests {
+    static let key = "736563726574", salt = "68656c6c6f"
+
+    /// A valid value other than the default, for every option (a new option without one fails `everyOptionHasASample`).
+    static let samples: [String: [String]] = [
+        "bind": ["10.0.0.1:9000"], "metrics-bind": ["127.0.0.1:9100"], "key": ["6b6579"], "salt": ["73616c74"],
+        "signature-size": ["8"], "allow-unsigned": ["true"], "allow-private-sources": ["true"],
+        "allowed-scheme": ["https"], "trusted-host": ["store.internal"], "allowed-source": ["https://a.example/"],
+        "max-redirects": ["2"], "source-ca": ["/etc/hostname"], "max-src-bytes": ["1000"],
+        "max-src-megapixels": ["2.5"], "max-output-side": ["1000"], "max-output-pixels": ["1000000"],
+        "download-timeout": ["9"], "download-idle-timeout": ["7"], "processing-timeout": ["30"],
+        "cache-dir": ["/tmp/serve-cache"], "memory-cache-bytes": ["1000"], "disk-cache-bytes": ["5000"],
+        "shared-cache": ["redis://10.0.0.6:6381/1"], "shared-cache-ttl": ["60"], "shared-cache-deadline-ms": ["20"],
+        "shared-cache-breaker-failures": ["5"], "shared-cache-breaker-seconds": ["2"],
+        "shared-cache-connections": ["4"], "shared-cache-max-entry-bytes": ["1000"],
+        "shared-cache-max-pending-writes": ["3"], "shared-cache-key-prefix": ["x:"], "workers": ["13"],
+        "queue": ["5"], "retry-after": ["4"], "preset": ["thumb=rs:fill:100:100"], "quality": ["55"],
+        "no-negotiation": ["true"], "no-avif-negotiation": ["true"], "ttl": ["60"], "error-ttl": ["3"],
+        "drain-seconds": ["5"], "log-level": ["debug"], "access-log": ["false"],
+    ]
+
+    /// Fields `serve` sets outside the options, and why.
+    static let setElsewhere: [String: String] = [
+        "configuration.processing.coders": "code, not a setting: a library user registers coders",
+        "configuration.instrumentation": "serve makes it after bootstrapping logging and metrics (--log-level, --metrics-bind)",
+        "configuration.accessLogger": "serve makes it from --access-log",
+        "configuration.caches.shared.instrumentation": "the tier uses the proxy's instrumentation",
+        "configuration.caches.shared.redis.client.parser": "bounds on what a Redis server may send: protocol safety",
+    ]
+
+    /// Settings with a key pair and a shared cache, so that each option's change shows alone. The queue is set:
+    /// its default follows `--workers`.
+    static func base() -> ServeSettings {
+        var settings = ServeSettings.defaults
+        settings.keys = [key]
+        settings.salts = [salt]
+        settings.sharedCache.endpoints = [.init(host: "10.0.0.5", port: 6380)]
+        settings.queue = 8
+        return settings
+    }
+
+    static func finished(_ settings: ServeSettings) throws -> [String: String] {
+        var settings = settings
+        try settings.finish()
+        return Self.leaves(settings)
+    }
+
+    @Test func everyOptionHasASampleAndOneName() {
+        let names = ServeOptions.all.map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(Set(names) == Set(Self.samples.keys))
+        let variables = ServeOptions.all.flatMap(\.variables)
+        #expect(Set(variables).count == variables.count)
+    }
+
+    /// Each option changes its own field and nothing else.
+    @Test(arguments: ServeOptions.all.map(\.name))
+    func anOptionChangesOnlyItsField(_ name: String) throws {
+        let option = try #require(ServeOptions.all.first { $0.name == name })
+        var settings = Self.base()
+        try option.apply(&settings, ServeOption.Given(values: try #require(Self.samples[name]), origin: option.flag))
+        let before = try Self.finished(Self.base()), after = try Self.finished(settings)
+        let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
+            .filter { !Self.isTransient($0) }
+        #expect(!changed.isEmpty, "\(name) changed nothing")
+        #expect(changed.allSatisfy { $0 == option.field || $0.hasPrefix(option.field + ".") },
+                "\(name) changed \(changed.sorted()), not only \(option.field)")
+    }
+
+    /// The flag and each of its variables give the same settings.
+    @Test(arguments: ServeOptions.all.map(\.name))
+    func flagAndEveryVariableAgree(_ name: String) throws {
+        let option = try #require(ServeOptions.all.first { $0.name == name })
+        let sample = try #require(Self.samples[name])
+        var flags: [String]
+        var text = sample.joined(separator: ",")
+        switch option.kind {
+        case .value, .list: flags = sample.flatMap { [option.flag, $0] }
+        case .toggle, .invertible:
+            flags = [sample == ["true"] ? option.flag : "--no-\(option.name)"]
+            text = sample == ["true"] ? "1" : "0"
+        }
+        let companion: [String] = switch name {
+        case "key": ["--salt", Self.salt]
+        case "salt": ["--key", Self.key]
+        case "allow-unsigned": []
+        default: ["--allow-unsigned"]
+        }
+        let byFlag = Self.leaves(try ServeSettings(arguments: companion + flags, environment: [:]))
+        // Without the option, `key`, `salt` and `allow-unsigned` leave no way to sign: that fails, as it should.
+        if let defaults = try? ServeSettings(arguments: companion, environment: [:]) {
+            #expect(byFlag != Self.leaves(defaults), "\(name) changed nothing")
+        }
+        for variable in option.variables {
+            let byVariable = try ServeSettings(arguments: companion, environment: [variable: text])
+            #expect(Self.leaves(byVariable) == byFlag, "\(variable)=\(text)")
+        }
+    }
+
+    /// Every field of the proxy's configuration is some option's, or set by `serve` for a stated reason.
+    @Test func everyConfigurationFieldHasAnOption() throws {
+        let fields = Self.leaves(try { var s = Self.base(); try s.finish(); return s }()).keys
+            .filter { $0.hasPrefix("configuration.") }
+        let owners = ServeOptions.all.map(\.field) + Self.setElsewhere.keys
+        let orphans = fields.filter { field in !owners.contains { field == $0 || field.hasPrefix($0 + ".") } }
+        #expect(orphans.isEmpty, "no option sets \(orphans.sorted())")
+    }
+
+    /// The README's flag table names every option and every variable.
+    @Test func theReadmeListsEveryOption() throws {
+        let readme = try String(contentsOf: TestCorpus.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `--") }
+        for option in ServeOptions.all {
+            let row = rows.first { row in
+                let flags = row.split(separator: "|").first ?? ""
+                return flags.contains("`\(option.flag) ") || flags.contains("`\(option.flag)`")
+            }
+            #expect(row != nil, "no README row for \(option.flag)")
+            for variable in option.variables {
+                #expect(row?.contains("`\(variable)`") == true, "\(option.flag)'s row lacks \(variable)")
+            }
+        }
+    }
+
+    @Test func ourVariableWinsOverImgproxysAndUnknownOnesAreReported() throws {
+        let settings = try ServeSettings(arguments: ["--allow-unsigned"],
+                                         environment: ["WEBIMAGE_TTL": "60", "IMGPROXY_TTL": "70",
+                                                       "IMGPROXY_QUALITY": "70", "IMGPROXY_USE_ETAG": "true",
+                                                       "IMGPROXY_ENABLE_WEBP_DETECTION": "1", "OTHER": "x"])
+        #expect(settings.configuration.responses.cacheTTL == 60)
+        #expect(settings.configuration.processing.defaultQuality == 70)
+        #expect(settings.ignoredVariables == ["IMGPROXY_ENABLE_WEBP_DETECTION", "IMGPROXY_USE_ETAG"])
+    }
+
+    @Test func imgproxysBindAndPresets() throws {
+        let settings = try ServeSettings(arguments: [], environment: [
+            "IMGPROXY_BIND": ":8081", "IMGPROXY_KEY": "\(Self.key),6f6c64", "IMGPROXY_SALT": "\(Self.salt),73616c74",
+            "IMGPROXY_PRESETS": "thumb=rs:fill:100:100/q:70, small=w:50", "IMGPROXY_MAX_SRC_RESOLUTION": "16.8"])
+        #expect(settings.bind == ServeAddress(host: "0.0.0.0", port: 8081))
+        #expect(settings.configuration.signing.keyPairs.count == 2)
+        #expect(settings.configuration.processing.presets == ["thumb": "rs:fill:100:100/q:70", "small": "w:50"])
+        #expect(settings.configuration.limits.maxSourcePixels == 16_800_000)
+    }
+
+    @Test func badCommandLinesNameTheProblem() {
+        let cases: [([String], String)] = [
+            (["--allow-unsigned", "--workers"], "webimage: --workers: missing value: give N"),
+            (["--allow-unsigned", "--nope"], "webimage: serve: unknown option '--nope': see webimage serve --help"),
+            (["--allow-unsigned", "stray"], "webimage: serve: unexpected argument 'stray': see webimage serve --help"),
+            (["--allow-unsigned=1"], "webimage: --allow-unsigned: takes no value"),
+            (["--allow-unsigned", "--preset", "thumb"], "webimage: --preset: bad value 'thumb': give NAME=OPTIONS"),
+            (["--allow-unsigned", "--preset", "a=w:1", "--preset", "a=w:2"], "webimage: --preset: 'a' is given twice"),
+            (["--allow-unsigned", "--allowed-scheme", "file"], "webimage: --allowed-scheme: bad value 'file': give http or https"),
+            (["--allow-unsigned", "--signature-size", "33"], "webimage: --signature-size: bad value '33': give at most 32"),
+            (["--allow-unsigned", "--quality", "0"], "webimage: --quality: bad value '0': give a positive whole number"),
+            (["--allow-unsigned", "--bind", "[]:80"], "webimage: --bind: bad value '[]:80': give HOST:PORT (e.g. 127.0.0.1:8080)"),
+        ]
+        for (arguments, line) in cases {
+            #expect(throws: CLIFailure.self, "\(arguments)") { _ = try ServeSettings(arguments: arguments, environment: [:]) }
+            do {
+                _ = try ServeSettings(arguments: arguments, environment: [:])
+            } catch {
+                #expect("\(error)" == line)
+            }
+        }
+        #expect(throws: CLIFailure.self) {
+            _ = try ServeSettings(arguments: ["--allow-unsigned"], environment: ["IMGPROXY_MAX_SRC_FILE_SIZE": "0"])
+        }
+    }
+
+    /// The inputs ``ServeSettings/finish()`` copies into the configuration: their change shows there.
+    static func isTransient(_ path: String) -> Bool {
+        ["keys", "salts", "presets", "maxSourceMegapixels", "queue", "sharedCache"].contains {
+            path == $0 || path.hasPrefix($0 + ".")
+        }
+    }
+
+    /// Every stored value by its path (`configuration.limits.maxSourceBytes`); sets sorted, optionals unwrapped.
+    static func leaves(_ value: Any, path: String = "") -> [String: String] {
+        if let url = value as? URL { return [path: url.absoluteString] }
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .struct?:
+            var found: [String: String] = [:]
+            for child in mirror.children {
+                guard var label = child.label else { continue }
+                if label.hasPrefix("_") { label.removeFirst() }
+                found.merge(leaves(child.value, path: path.isEmpty ? label : "\(path).\(label)")) { first, _ in first }
+            }
+            return found
+        case .optional?:
+            return mirror.children.first.map { leaves($0.value, path: path) } ?? [path: "nil"]
+        case .set?:
+            return [path: mirror.children.map { "\($0.value)" }.sorted().joined(separator: ",")]
+        case .dictionary?:
+            return [path: mirror.children.map { "\($0.value)" }.sorted().joined(separator: ",")]
+        default:
+            return [path: "\(value)"]
+        }
+    }
+}
