@@ -24,7 +24,7 @@ extension ImageProxy {
                                   negotiates: configuration.responses.negotiatesFormat,
                                   negotiatesAVIF: configuration.responses.negotiatesAVIF)
         let key = ResultKey.make(source: source.absoluteString, options: options, format: format,
-                                 defaultQuality: configuration.processing.defaultQuality)
+                                 quality: configuration.processing.qualityDefaults)
         return ProxyJob(source: source, options: options, format: format, key: key)
     }
 

@@ -68,7 +68,7 @@ public final class ImageProxy: Sendable {
         processor = ImageProcessor(coders: configuration.processing.coders, maxSourcePixels: configuration.limits.maxSourcePixels,
                                    limits: ProcessingPlan.Limits(maxSide: configuration.limits.maxOutputSide,
                                                                  maxPixels: configuration.limits.maxOutputPixels),
-                                   defaultQuality: configuration.processing.defaultQuality)
+                                   quality: configuration.processing.qualityDefaults)
         limiter = WorkLimiter(workers: configuration.concurrency.workers, queueLimit: configuration.concurrency.queueSize,
                               queueDepth: statistics.instruments.queueDepth)
         workers = WorkerThreads(count: configuration.concurrency.workers)

@@ -30,20 +30,53 @@ import WebImage
     }
 
     @Test func everyOtherOptionAndAlias() throws {
-        let options = try Self.parse("dpr:2/g:noea/c:100:50:so/q:80/f:webp/bl:3.5/sh:0.5/rot:-90/bg:ff8000/sm:0/mb:5000/cb:v2/exp:1700000000")
+        let options = try Self.parse("dpr:2/g:noea:3:-0.25/c:100:50:so/q:80/f:webp/bl:3.5/sh:0.5/rot:-90/fl:1:0/bg:ff8000/sm:1/mb:5000/cb:v2/exp:1700000000/fq:webp:70:avif:50/ar:1")
         #expect(options.dpr == 2 && options.gravity == .northEast)
+        #expect(options.gravityOffsetX == 3 && options.gravityOffsetY == -0.25)
+        #expect(options.flipHorizontally && !options.flipVertically && options.formatQuality == [.webp: 70, .avif: 50])
         #expect(options.crop == ProcessingOptions.Crop(width: 100, height: 50, gravity: .south))
         #expect(options.quality == 80 && options.format == .webp && options.blur == 3.5 && options.sharpen == 0.5)
         #expect(options.rotate == 270 && options.background == RGBAColor(red: 255, green: 128, blue: 0))
-        #expect(!options.stripMetadata && options.maxBytes == 5000 && options.cacheBuster == "v2")
+        #expect(options.stripMetadata && options.maxBytes == 5000 && options.cacheBuster == "v2")
         #expect(options.expires == 1_700_000_000)
         let long = try Self.parse("gravity:fp:0.25:0.75/crop:0.5/quality:1/format:jpg/ext:png/blur:0/sharpen:1/rotate:180/background:1:2:3/strip_metadata:true/max_bytes:0/cachebuster:x/expires:1")
         #expect(long.gravity == .focusPoint(x: 0.25, y: 0.75) && long.crop?.width == 0.5 && long.format == .png)
         #expect(long.rotate == 180 && long.background == RGBAColor(red: 1, green: 2, blue: 3) && long.stripMetadata)
         let gravities = ["no": ProcessingOptions.Gravity.north, "so": .south, "ea": .east, "we": .west, "nowe": .northWest,
-                         "soea": .southEast, "sowe": .southWest, "ce": .center, "sm": .smart]
+                         "soea": .southEast, "sowe": .southWest, "ce": .center]
         for (name, gravity) in gravities { #expect(try Self.parse("g:\(name)").gravity == gravity) }
-        #expect(try Self.parse("g:ce:10:-5").gravity == .center)
+        let offset = try Self.parse("g:ce:10:-5")
+        #expect(offset.gravity == .center && offset.gravityOffsetX == 10 && offset.gravityOffsetY == -5)
+        let flipped = try Self.parse("flip:0:t")
+        #expect(!flipped.flipHorizontally && flipped.flipVertically)
+    }
+
+    /// What the service cannot do yet is refused by name, never answered with a different image.
+    @Test(arguments: [
+        ("rs:fit:300:300:0:1", "bad request: extend is not supported yet: give extend false or leave it out"),
+        ("ex:1", "bad request: extend is not supported yet: give extend false or leave it out"),
+        ("s:10:10:0:t:ce", "bad request: extend is not supported yet: give extend false or leave it out"),
+        ("g:sm", "bad request: smart gravity (sm) is not supported yet: give a gravity type or a focus point (fp:x:y)"),
+        ("c:10:10:sm", "bad request: smart gravity (sm) is not supported yet: give a gravity type or a focus point (fp:x:y)"),
+        ("sm:0", "bad request: strip_metadata:false is not supported: results never carry the source's metadata"),
+        ("ar:0", "bad request: auto_rotate:false is not supported: the service always applies the orientation"),
+        ("pd:10", "bad request: processing option 'pd' is not supported yet"),
+        ("watermark:0.5", "bad request: processing option 'watermark' is not supported yet"),
+        ("adjust:10:1:1", "bad request: processing option 'adjust' is an imgproxy Pro option"),
+        ("wmu:aHR0cA", "bad request: processing option 'wmu' is an imgproxy Pro option"),
+    ])
+    func unsupportedOptionsAreRefusedByName(text: String, message: String) {
+        var options = ProcessingOptions()
+        #expect(throws: ProxyError.badRequest(String(message.dropFirst("bad request: ".count)))) {
+            try OptionsParser().apply(text.split(separator: "/"), to: &options)
+        }
+        #expect(Self.status(text) == 400)
+    }
+
+    /// An extend that is false, with or without its gravity, is what the service does.
+    @Test func extendFalseIsAccepted() throws {
+        #expect(try Self.parse("rs:fit:300:300:0:0:ce").width == 300)
+        #expect(try Self.parse("ex:0:no:5:5").width == 0)
     }
 
     @Test func presetsExpandInPlaceAndCannotLoop() throws {
@@ -57,7 +90,8 @@ import WebImage
 
     @Test(arguments: ["unknown:1", "rs:squash", "w:-1", "w:abc", "w:99999999", "h:1:2", "dpr:0", "dpr:9", "g:up",
                       "g:fp:2:0", "g:fp:0.5", "q:101", "q:-1", "f:bmp", "rot:45", "bg:12345", "bg:1:2", "bg:300:0:0",
-                      "el:maybe", "mb:-5", "bl:nan", "sh:-1", "c:", "rs:fit:1:2:3:4:5:6", "exp:-1"])
+                      "el:maybe", "mb:-5", "bl:nan", "sh:-1", "c:", "rs:fit:1:2:3:4:5:6:7:8:9", "exp:-1",
+                      "g:ce:1:2:3", "fl:1:1:1", "fq:webp", "fq:webp:101", "fq:bmp:50", "ar:maybe"])
     func badOptionsAreBadRequests(text: String) {
         #expect(Self.status(text) == 400)
     }

@@ -23,7 +23,7 @@ import WebImage
         ("rt:fill/w:100/h:100", 100, 100), ("resizing_type:force/w:50/h:20", 50, 20),
         ("c:200:100", 200, 100), ("crop:0.5:0.5", 200, 150), ("c:200:100/w:100", 100, 50),
         ("rot:90", 300, 400), ("rotate:270/w:150", 150, 200), ("rs:fill:100:100/g:no", 100, 100),
-        ("rs:fill:100:100/gravity:fp:0.2:0.8", 100, 100), ("rs:fill:100:100/g:sm", 100, 100),
+        ("rs:fill:100:100/gravity:fp:0.2:0.8", 100, 100), ("rs:fill:100:100/g:nowe:10:10", 100, 100),
         ("rs:fill:50:100/g:soea:5:5", 50, 100), ("", 400, 300),
     ])
     func sizes(options: String, width: Int, height: Int) async throws {

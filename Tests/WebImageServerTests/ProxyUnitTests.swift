@@ -27,10 +27,32 @@ import WebImage
         #expect(try Self.plan("rs:fill:100:100/g:fp:1:1").box == .init(x: 33, y: 0, width: 100, height: 100))
     }
 
-    /// A 100×100 box in the 133×100 fill of a 400×300 source, and a 100×50 crop of it, for every gravity.
-    @Test(arguments: [("no", 16, 0, 150, 0), ("so", 16, 0, 150, 250), ("ea", 33, 0, 300, 125), ("we", 0, 0, 0, 125),
+    /// Sizes from imgproxy's formulas (`prepare.go`) where a plainer reading differs.
+    @Test func imgproxysSizes() throws {
+        // force keeps the source's side that is 0.
+        #expect(try Self.plan("rs:force:100:0").result == PixelSize(width: 100, height: 300))
+        #expect(try Self.plan("rs:force:0:150").result == PixelSize(width: 400, height: 150))
+        // Not enlarging caps the dpr-scaled box: the box keeps its aspect ratio inside the source.
+        #expect(try Self.plan("rs:fill:250:250/dpr:2").result == PixelSize(width: 300, height: 300))
+        #expect(try Self.plan("rs:fit:150:150/dpr:2").result == PixelSize(width: 300, height: 225))
+        #expect(try Self.plan("rs:fill:100:100/dpr:2").result == PixelSize(width: 200, height: 200))
+        // A crop side in pixels is truncated, as Go's int() does.
+        #expect(try Self.plan("c:100.7:50.9").region.width == 100)
+        #expect(try Self.plan("c:100.7:50.9").region.height == 50)
+        // auto is fill when source and box share an orientation, else fit.
+        #expect(try Self.plan("rs:auto:100:50").result == PixelSize(width: 100, height: 50))
+        #expect(try Self.plan("rs:auto:50:100").result == PixelSize(width: 50, height: 38))
+        // A flip keeps the size; the box is cut from the flipped image.
+        #expect(try Self.plan("rs:fill:100:100/fl:1").result == PixelSize(width: 100, height: 100))
+    }
+
+    /// A 100×100 box in the 133×100 fill of a 400×300 source, and a 100×50 crop of it, for every gravity, placed
+    /// as imgproxy's `calcPosition` does (the centre of an odd margin rounds half to even: 33 + 1 → 17,
+    /// 250 + 1 → 126); offsets move inward from the gravity's edges, fractions of the side below 1.
+    @Test(arguments: [("no", 17, 0, 150, 0), ("so", 17, 0, 150, 250), ("ea", 33, 0, 300, 126), ("we", 0, 0, 0, 126),
                       ("noea", 33, 0, 300, 0), ("nowe", 0, 0, 0, 0), ("soea", 33, 0, 300, 250), ("sowe", 0, 0, 0, 250),
-                      ("ce", 16, 0, 150, 125), ("sm", 16, 0, 150, 125), ("fp:0.75:0.25", 33, 0, 250, 50)])
+                      ("ce", 17, 0, 150, 126), ("fp:0.75:0.25", 33, 0, 250, 50), ("nowe:10:0", 10, 0, 10, 0),
+                      ("soea:10:20", 23, 0, 290, 230), ("ce:-0.1:0.1", 4, 0, 110, 156), ("we:5:5", 5, 0, 5, 131)])
     func everyGravity(name: String, boxX: Int, boxY: Int, cropX: Int, cropY: Int) throws {
         let fill = try Self.plan("rs:fill:100:100/g:\(name)")
         #expect(fill.box == .init(x: boxX, y: boxY, width: 100, height: 100))
@@ -82,7 +104,8 @@ import WebImage
     /// The processor reads a source's header through its coders, and refuses what none of them reads.
     @Test func headers() throws {
         let processor = ImageProcessor(coders: .shared, maxSourcePixels: 1 << 30,
-                                       limits: ProcessingPlan.Limits(maxSide: 8192, maxPixels: 1 << 24), defaultQuality: 80)
+                                       limits: ProcessingPlan.Limits(maxSide: 8192, maxPixels: 1 << 24),
+                                       quality: QualityDefaults(quality: 80, byFormat: [:]))
         func header(_ data: Data) throws(ProxyError) -> ImageHeader { try processor.header(of: SourceBytes(data: data)) }
         #expect(try header(Fixtures.jpeg(37, 21)).pixelSize == PixelSize(width: 37, height: 21))
         #expect(try header(Fixtures.png(5, 9)).pixelSize == PixelSize(width: 5, height: 9))
@@ -98,13 +121,14 @@ import WebImage
     @Test func resultKeysIgnoreTheSignatureAndNormaliseAliases() throws {
         var a = ProcessingOptions(), b = ProcessingOptions()
         try OptionsParser().apply(["rs:fit:100:100", "q:80"], to: &a)
-        try OptionsParser().apply(["w:100", "h:100"], to: &b)
+        try OptionsParser().apply(["w:100", "h:100", "quality:80"], to: &b)
         let format = FormatChoice(format: nil, dependsOnAccept: true)
-        #expect(ResultKey.make(source: "s", options: a, format: format, defaultQuality: 80)
-            == ResultKey.make(source: "s", options: b, format: format, defaultQuality: 80))
+        let quality = QualityDefaults(quality: 80, byFormat: [.webp: 79])
+        #expect(ResultKey.make(source: "s", options: a, format: format, quality: quality)
+            == ResultKey.make(source: "s", options: b, format: format, quality: quality))
         #expect(ResultKey.make(source: "s", options: a, format: FormatChoice(format: .webp, dependsOnAccept: true),
-                               defaultQuality: 80) != ResultKey.make(source: "s", options: a, format: format,
-                                                                    defaultQuality: 80))
+                               quality: quality) != ResultKey.make(source: "s", options: a, format: format,
+                                                                   quality: quality))
     }
 
     @Test func byteLRUEvictsTheLeastRecentlyUsed() {

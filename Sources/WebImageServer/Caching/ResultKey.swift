@@ -1,18 +1,25 @@
 import Foundation
 import WebImage
 
-/// The key a result is cached and made under: the source, every option that changes the output (normalised),
-/// and the format bucket — never the signature, so rotating keys keeps the cache.
+/// The key a result is cached and made under: the source, every field of the options that reaches the image
+/// (normalised), and the format bucket — never the signature, so rotating keys keeps the cache.
 enum ResultKey {
-    static func make(source: String, options: ProcessingOptions, format: FormatChoice, defaultQuality: Int) -> String {
-        let quality = options.quality > 0 ? options.quality : defaultQuality
+    /// `quality` is the service's default quality and per-format table, which decide a result's quality when
+    /// the URL gives none.
+    static func make(source: String, options: ProcessingOptions, format: FormatChoice, quality: QualityDefaults) -> String {
         var parts = [
             "rs:\(options.resizingType.rawValue):\(options.width):\(options.height):\(options.enlarge ? 1 : 0)",
-            "dpr:\(options.dpr)", "g:\(gravity(options.gravity))", "q:\(quality)", "bl:\(options.blur)",
-            "sh:\(options.sharpen)", "rot:\(options.rotate)", "mb:\(options.maxBytes)", "f:\(format.keyComponent)",
+            "dpr:\(options.dpr)", "g:\(gravity(options.gravity)):\(options.gravityOffsetX):\(options.gravityOffsetY)",
+            "q:\(options.quality > 0 ? String(options.quality) : quality.keyComponent)",
+            "bl:\(options.blur)", "sh:\(options.sharpen)", "rot:\(options.rotate)",
+            "fl:\(options.flipHorizontally ? 1 : 0):\(options.flipVertically ? 1 : 0)", "mb:\(options.maxBytes)",
+            "sm:\(options.stripMetadata ? 1 : 0)", "f:\(format.keyComponent)",
         ]
+        if options.quality == 0, !options.formatQuality.isEmpty {
+            parts.append("fq:" + options.formatQuality.map { "\($0.key.rawValue)=\($0.value)" }.sorted().joined(separator: ","))
+        }
         if let crop = options.crop {
-            parts.append("c:\(crop.width):\(crop.height):\(crop.gravity.map(gravity) ?? "-")")
+            parts.append("c:\(crop.width):\(crop.height):\(crop.gravity.map(gravity) ?? "-"):\(crop.offsetX):\(crop.offsetY)")
         }
         if let background = options.background {
             parts.append("bg:\(background.red):\(background.green):\(background.blue)")
@@ -21,10 +28,33 @@ enum ResultKey {
         return source + "|" + parts.joined(separator: "/")
     }
 
+    /// The fields of ``ProcessingOptions`` the key leaves out, and why (a test checks every other one is in it).
+    static let leftOut: [String: String] = [
+        "format": "the format bucket (`f:`) stands for it, resolved with Accept",
+        "expires": "checked before any work; a live URL is the same image",
+    ]
+
     private static func gravity(_ gravity: ProcessingOptions.Gravity) -> String {
         switch gravity {
         case .focusPoint(let x, let y): "fp:\(x):\(y)"
         default: String(describing: gravity)
         }
+    }
+}
+
+/// The quality a result gets when its URL gives none: per output format (imgproxy's `IMGPROXY_FORMAT_QUALITY`),
+/// else the default (`IMGPROXY_QUALITY`).
+struct QualityDefaults: Sendable, Hashable {
+    var quality: Int
+    var byFormat: [ImageFormat: Int]
+
+    /// The quality of a result in `format`: the URL's, its per-format table's, the configured one's, else the default.
+    func quality(for format: ImageFormat, options: ProcessingOptions) -> Int {
+        if options.quality > 0 { return options.quality }
+        return options.formatQuality[format] ?? byFormat[format] ?? quality
+    }
+
+    var keyComponent: String {
+        "d\(quality)" + byFormat.map { ",\($0.key.rawValue)=\($0.value)" }.sorted().joined()
     }
 }

@@ -1,20 +1,30 @@
 import WebImage
 
 extension ImageProxyConfiguration {
-    /// What processing starts from: presets, the default quality, the coders.
+    /// What processing starts from: presets, the default qualities, the coders.
     public struct Processing: Sendable {
         /// Named option lists for `preset:NAME`. Default none.
         public var presets: [String: String]
-        /// Quality used when the URL gives none (JPEG and WebP). Default 80.
+        /// Quality used when the URL gives none and ``formatQuality`` has none for the format (imgproxy's
+        /// `IMGPROXY_QUALITY`). Default 80.
         public var defaultQuality: Int
+        /// Quality by output format when the URL gives none (imgproxy's `IMGPROXY_FORMAT_QUALITY`). Default
+        /// imgproxy's: WebP 79, AVIF 63, JPEG XL 77.
+        public var formatQuality: [ImageFormat: Int]
         /// The coders sources are read, decoded and encoded with: their headers (``ImageHeaderReading``) decide
         /// which sources are images, and their limits apply. Default `CodersManager.shared` (every built-in
         /// coder).
         public var coders: CodersManager
 
-        public init(presets: [String: String] = [:], defaultQuality: Int = 80, coders: CodersManager = .shared) {
+        /// The qualities a result gets when its URL gives none.
+        var qualityDefaults: QualityDefaults { QualityDefaults(quality: defaultQuality, byFormat: formatQuality) }
+
+        public init(presets: [String: String] = [:], defaultQuality: Int = 80,
+                    formatQuality: [ImageFormat: Int] = [.webp: 79, .avif: 63, .jxl: 77],
+                    coders: CodersManager = .shared) {
             self.presets = presets
             self.defaultQuality = defaultQuality
+            self.formatQuality = formatQuality
             self.coders = coders
         }
     }

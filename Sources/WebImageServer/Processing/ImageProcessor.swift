@@ -2,13 +2,13 @@ import Foundation
 import WebImage
 
 /// Turns source bytes into result bytes: header checks, decode at the size the result needs, orientation,
-/// rotation, crop and resize, blur, sharpen, background, encode. Synchronous and CPU-bound: the service runs
+/// rotation, crop and resize, flip, result crop, blur, sharpen, background, encode. Synchronous and CPU-bound: the service runs
 /// it on its worker threads, never on the cooperative pool.
 struct ImageProcessor: Sendable {
     let coders: CodersManager
     let maxSourcePixels: Int
     let limits: ProcessingPlan.Limits
-    let defaultQuality: Int
+    let quality: QualityDefaults
 
     /// The encoded result of `options` applied to the source and its format (`choice` resolved for the source),
     /// each stage timed by `timing`. The header is read here only when fetching the source did not already.
@@ -60,7 +60,7 @@ struct ImageProcessor: Sendable {
         for frame in image.frames {
             var pixels = frame.pixels.converted(to: .rgba8).applying(image.orientation)
             pixels = pixels.applying(Self.orientation(forClockwise: options.rotate))
-            pixels = transform(pixels, plan: plan, upright: upright)
+            pixels = transform(pixels, plan: plan, upright: upright, options: options)
             frames.append(ImageFrame(pixels: pixels, duration: frame.duration))
         }
         return try filter(Image(frames: frames, loopCount: image.loopCount), options: options)
@@ -106,8 +106,10 @@ struct ImageProcessor: Sendable {
         }
     }
 
-    /// The plan (in source pixels) carried out on a raster decoded at a reduced size.
-    private func transform(_ pixels: PixelBuffer, plan: ProcessingPlan, upright: PixelSize) -> PixelBuffer {
+    /// The plan (in source pixels) carried out on a raster decoded at a reduced size; a flip comes after the
+    /// resize and before the result crop, as in imgproxy's pipeline.
+    private func transform(_ pixels: PixelBuffer, plan: ProcessingPlan, upright: PixelSize,
+                           options: ProcessingOptions) -> PixelBuffer {
         let kx = Double(pixels.width) / Double(upright.width), ky = Double(pixels.height) / Double(upright.height)
         let region = PixelRect(x: Int((Double(plan.region.x) * kx).rounded()),
                                          y: Int((Double(plan.region.y) * ky).rounded()),
@@ -115,7 +117,13 @@ struct ImageProcessor: Sendable {
                                          height: max(1, Int((Double(plan.region.height) * ky).rounded())))
         let cropped = pixels.cropped(to: region)
         let resized = Resampler.resample(cropped, to: plan.scaled)
-        return resized.cropped(to: plan.box)
+        let flip: ImageOrientation = switch (options.flipHorizontally, options.flipVertically) {
+        case (true, true): .down
+        case (true, false): .upMirrored
+        case (false, true): .downMirrored
+        case (false, false): .up
+        }
+        return resized.applying(flip).cropped(to: plan.box)
     }
 
     private func filter(_ image: Image, options: ProcessingOptions) throws(ProxyError) -> Image {
@@ -138,7 +146,7 @@ struct ImageProcessor: Sendable {
     }
 
     private func encode(_ image: Image, as format: ImageFormat, options: ProcessingOptions) throws(ProxyError) -> Data {
-        let quality = options.quality > 0 ? options.quality : defaultQuality
+        let quality = self.quality.quality(for: format, options: options)
         // AVIF at libavif's default speed costs several times WebP's CPU per request; speed 10 keeps a busy
         // service's latency near the other formats' (larger files, as imgproxy's fast AVIF settings).
         let encodeOptions = ImageEncodeOptions(quality: Double(quality) / 100, backgroundColor: options.background,

@@ -1,9 +1,9 @@
 import Foundation
 import WebImage
 
-/// Where every pixel of a result comes from, worked out from the options and the upright source size alone
-/// (imgproxy's geometry): an optional crop of the source, a resize of that region, and for the fill types a
-/// crop of the resized region to the box.
+/// Where every pixel of a result comes from, worked out from the options and the upright source size alone,
+/// with imgproxy's geometry (`processing/prepare.go`, `crop.go`, `calc_position.go`): an optional crop of the
+/// source, a resize of that region, and a crop of the resized region to the result size.
 struct ProcessingPlan: Sendable, Hashable {
     /// The upright source size the plan was made for.
     var source: PixelSize
@@ -11,7 +11,7 @@ struct ProcessingPlan: Sendable, Hashable {
     var region: PixelRect
     /// The size the region is resized to.
     var scaled: PixelSize
-    /// The part of the resized region kept (the box of `fill`, `fill-down`, `auto`); the whole of it otherwise.
+    /// The part of the resized (and flipped) region kept; the whole of it when the result size does not cut it.
     var box: PixelRect
     /// The result's size.
     var result: PixelSize { PixelSize(width: box.width, height: box.height) }
@@ -26,94 +26,161 @@ struct ProcessingPlan: Sendable, Hashable {
 
     init(source: PixelSize, options: ProcessingOptions, limits: Limits) {
         self.source = source
-        let gravity = options.gravity
-        region = Self.cropRegion(source: source, crop: options.crop, gravity: gravity)
-        let targetWidth = Int((Double(options.width) * options.dpr).rounded())
-        let targetHeight = Int((Double(options.height) * options.dpr).rounded())
-        let rw = Double(region.width), rh = Double(region.height)
-        var type = options.resizingType
-        if type == .auto {
-            let agree = targetWidth > 0 && targetHeight > 0 && (rw >= rh) == (targetWidth >= targetHeight)
-            type = agree ? .fill : .fit
+        region = Self.cropRegion(source: source, options: options)
+        let regionSize = PixelSize(width: region.width, height: region.height)
+        var scales = Scales(region: regionSize, options: options)
+        var sizes = Sizes(region: regionSize, scales: scales, options: options)
+        let out = PixelSize(width: Self.minNonZero(sizes.scaled.width, sizes.crop.width),
+                            height: Self.minNonZero(sizes.scaled.height, sizes.crop.height))
+        let down = min(Double(limits.maxSide) / Double(max(out.width, out.height)),
+                       (Double(limits.maxPixels) / Double(out.pixelCount)).squareRoot())
+        if down < 1 {
+            scales.width = max(scales.width * down, 1 / Double(region.width))
+            scales.height = max(scales.height * down, 1 / Double(region.height))
+            scales.dpr *= down
+            sizes = Sizes(region: regionSize, scales: scales, options: options)
         }
-        var sx = 1.0, sy = 1.0
-        let wRatio = targetWidth > 0 ? Double(targetWidth) / rw : nil
-        let hRatio = targetHeight > 0 ? Double(targetHeight) / rh : nil
-        switch type {
-        case .fit, .auto:
-            sx = [wRatio, hRatio].compactMap { $0 }.min() ?? 1
-            sy = sx
-        case .fill, .fillDown:
-            sx = [wRatio, hRatio].compactMap { $0 }.max() ?? 1
-            sy = sx
-        case .force:
-            sx = wRatio ?? hRatio ?? 1
-            sy = hRatio ?? wRatio ?? 1
-        }
-        if !options.enlarge {
-            sx = min(sx, 1)
-            sy = min(sy, 1)
-        }
-        var scaled = PixelSize(width: max(1, Int((rw * sx).rounded())), height: max(1, Int((rh * sy).rounded())))
-        var boxSize = scaled
-        if type == .fill || type == .fillDown, targetWidth > 0 || targetHeight > 0 {
-            var w = targetWidth > 0 ? targetWidth : scaled.width
-            var h = targetHeight > 0 ? targetHeight : scaled.height
-            if type == .fillDown, w > scaled.width || h > scaled.height {
-                // Not enlarged: the largest box of the requested aspect ratio inside the scaled region.
-                let k = min(Double(scaled.width) / Double(w), Double(scaled.height) / Double(h))
-                w = Int((Double(w) * k).rounded())
-                h = Int((Double(h) * k).rounded())
-            }
-            boxSize = PixelSize(width: max(1, min(w, scaled.width)), height: max(1, min(h, scaled.height)))
-        }
-        let k = min(1, Double(limits.maxSide) / Double(max(boxSize.width, boxSize.height)),
-                    (Double(limits.maxPixels) / Double(boxSize.pixelCount)).squareRoot())
-        if k < 1 {
-            sx *= k
-            sy *= k
-            scaled = PixelSize(width: max(1, Int((Double(scaled.width) * k).rounded())),
-                               height: max(1, Int((Double(scaled.height) * k).rounded())))
-            boxSize = PixelSize(width: min(scaled.width, max(1, Int((Double(boxSize.width) * k).rounded()))),
-                                height: min(scaled.height, max(1, Int((Double(boxSize.height) * k).rounded()))))
-        }
-        self.scaled = scaled
-        let origin = Self.place(boxSize, in: scaled, gravity: gravity)
+        scaled = sizes.scaled
+        let boxSize = PixelSize(width: min(Self.minNonZero(sizes.crop.width, scaled.width), scaled.width),
+                                height: min(Self.minNonZero(sizes.crop.height, scaled.height), scaled.height))
+        let origin = Self.position(boxSize, in: scaled, gravity: options.gravity, offsetX: options.gravityOffsetX,
+                                   offsetY: options.gravityOffsetY, offsetScale: scales.dpr)
         box = PixelRect(x: origin.x, y: origin.y, width: boxSize.width, height: boxSize.height)
-        scale = max(sx, sy)
+        scale = max(scales.width, scales.height)
     }
 
-    /// The `crop` option's region: sides of 0 mean the whole side, sides below 1 a fraction of it.
-    private static func cropRegion(source: PixelSize, crop: ProcessingOptions.Crop?,
-                                   gravity: ProcessingOptions.Gravity) -> PixelRect {
-        guard let crop else { return PixelRect(x: 0, y: 0, width: source.width, height: source.height) }
-        func side(_ value: Double, _ whole: Int) -> Int {
-            if value <= 0 { return whole }
-            if value < 1 { return max(1, Int((value * Double(whole)).rounded())) }
-            return min(whole, Int(value.rounded()))
+    /// The resize factors of each side and the scale the requested size is multiplied by (`dpr`, lowered when
+    /// not enlarging would otherwise give a box larger than the image).
+    private struct Scales {
+        var width: Double
+        var height: Double
+        var dpr: Double
+
+        init(region: PixelSize, options: ProcessingOptions) {
+            let sourceWidth = Double(region.width), sourceHeight = Double(region.height)
+            let boxWidth = options.width == 0 ? sourceWidth : Double(options.width)
+            let boxHeight = options.height == 0 ? sourceHeight : Double(options.height)
+            var shrinkX = boxWidth == sourceWidth ? 1 : sourceWidth / boxWidth
+            var shrinkY = boxHeight == sourceHeight ? 1 : sourceHeight / boxHeight
+            if shrinkX != 1 || shrinkY != 1 {
+                var type = options.resizingType
+                if type == .auto {
+                    let sameOrientation = (sourceWidth >= sourceHeight) == (boxWidth >= boxHeight)
+                    type = sameOrientation ? .fill : .fit
+                }
+                if options.width == 0, type != .force {
+                    shrinkX = shrinkY
+                } else if options.height == 0, type != .force {
+                    shrinkY = shrinkX
+                } else if type == .fit {
+                    shrinkX = max(shrinkX, shrinkY)
+                    shrinkY = shrinkX
+                } else if type == .fill || type == .fillDown {
+                    shrinkX = min(shrinkX, shrinkY)
+                    shrinkY = shrinkX
+                }
+            }
+            dpr = options.dpr
+            if !options.enlarge {
+                let least = min(shrinkX, shrinkY)
+                if least < 1 {
+                    shrinkX /= least
+                    shrinkY /= least
+                    dpr /= least
+                }
+                // The largest dpr that keeps the requested box inside the unenlarged image.
+                dpr = min(dpr, min(shrinkX, shrinkY))
+            }
+            width = 1 / min(shrinkX / dpr, sourceWidth)
+            height = 1 / min(shrinkY / dpr, sourceHeight)
         }
-        let size = PixelSize(width: side(crop.width, source.width), height: side(crop.height, source.height))
-        let origin = place(size, in: source, gravity: crop.gravity ?? gravity)
+    }
+
+    /// The resized region and the size it is cut to (0: that side is not cut).
+    private struct Sizes {
+        var scaled: PixelSize
+        var crop: PixelSize
+
+        init(region: PixelSize, scales: Scales, options: ProcessingOptions) {
+            let target = PixelSize(width: ProcessingPlan.scaled(options.width, by: scales.dpr),
+                                   height: ProcessingPlan.scaled(options.height, by: scales.dpr))
+            scaled = PixelSize(width: ProcessingPlan.scaled(region.width, by: scales.width),
+                               height: ProcessingPlan.scaled(region.height, by: scales.height))
+            crop = target
+            guard options.resizingType == .fillDown, !options.enlarge else { return }
+            // Not enlarged: the largest box of the requested aspect ratio inside the resized region.
+            let overWidth = Double(target.width) / Double(scaled.width)
+            let overHeight = Double(target.height) / Double(scaled.height)
+            if overWidth > overHeight, overWidth > 1 {
+                crop = PixelSize(width: scaled.width,
+                                 height: ProcessingPlan.scaled(scaled.width, by: Double(target.height) / Double(target.width)))
+            } else if overHeight > overWidth, overHeight > 1 {
+                crop = PixelSize(width: ProcessingPlan.scaled(scaled.height, by: Double(target.width) / Double(target.height)),
+                                 height: scaled.height)
+            }
+        }
+    }
+
+    /// The `crop` option's region: a side of 0 is the whole side, one below 1 a fraction of it, else pixels
+    /// (whole ones, as imgproxy truncates them); placed by the crop's gravity, else the request's.
+    private static func cropRegion(source: PixelSize, options: ProcessingOptions) -> PixelRect {
+        let whole = PixelRect(x: 0, y: 0, width: source.width, height: source.height)
+        guard let crop = options.crop else { return whole }
+        func side(_ value: Double, _ length: Int) -> Int {
+            if value == 0 { return 0 }
+            if value >= 1 { return Int(value) }
+            return max(1, scaled(length, by: value))
+        }
+        let size = PixelSize(width: min(minNonZero(side(crop.width, source.width), source.width), source.width),
+                             height: min(minNonZero(side(crop.height, source.height), source.height), source.height))
+        guard size != source else { return whole }
+        let origin = crop.gravity.map {
+            position(size, in: source, gravity: $0, offsetX: crop.offsetX, offsetY: crop.offsetY, offsetScale: 1)
+        } ?? position(size, in: source, gravity: options.gravity, offsetX: options.gravityOffsetX,
+                      offsetY: options.gravityOffsetY, offsetScale: 1)
         return PixelRect(x: origin.x, y: origin.y, width: size.width, height: size.height)
     }
 
-    /// Where a `size` rectangle sits inside `whole` by `gravity`.
-    static func place(_ size: PixelSize, in whole: PixelSize, gravity: ProcessingOptions.Gravity) -> (x: Int, y: Int) {
-        let freeX = whole.width - size.width, freeY = whole.height - size.height
-        switch gravity {
-        case .center, .smart: return (freeX / 2, freeY / 2)
-        case .north: return (freeX / 2, 0)
-        case .south: return (freeX / 2, freeY)
-        case .east: return (freeX, freeY / 2)
-        case .west: return (0, freeY / 2)
-        case .northEast: return (freeX, 0)
-        case .northWest: return (0, 0)
-        case .southEast: return (freeX, freeY)
-        case .southWest: return (0, freeY)
-        case .focusPoint(let fx, let fy):
-            let x = Int((fx * Double(whole.width) - Double(size.width) / 2).rounded())
-            let y = Int((fy * Double(whole.height) - Double(size.height) / 2).rounded())
-            return (min(max(0, x), freeX), min(max(0, y), freeY))
+    /// Where a `size` rectangle sits inside `whole` by `gravity` and its offsets (pixels times `offsetScale`
+    /// when 1 or more in magnitude, else a fraction of the side), kept inside `whole`.
+    static func position(_ size: PixelSize, in whole: PixelSize, gravity: ProcessingOptions.Gravity,
+                         offsetX: Double = 0, offsetY: Double = 0, offsetScale: Double = 1) -> (x: Int, y: Int) {
+        var left: Int, top: Int
+        if case .focusPoint(let fx, let fy) = gravity {
+            left = evenScaled(whole.width, by: fx) - size.width / 2
+            top = evenScaled(whole.height, by: fy) - size.height / 2
+        } else {
+            func offset(_ value: Double, _ length: Int) -> Int {
+                abs(value) >= 1 ? Int((value * offsetScale).rounded(.toNearestOrEven)) : evenScaled(length, by: value)
+            }
+            let dx = offset(offsetX, whole.width), dy = offset(offsetY, whole.height)
+            left = evenScaled(whole.width - size.width + 1, by: 0.5) + dx
+            top = evenScaled(whole.height - size.height + 1, by: 0.5) + dy
+            switch gravity {
+            case .north, .northEast, .northWest: top = dy
+            case .south, .southEast, .southWest: top = whole.height - size.height - dy
+            default: break
+            }
+            switch gravity {
+            case .east, .northEast, .southEast: left = whole.width - size.width - dx
+            case .west, .northWest, .southWest: left = dx
+            default: break
+            }
         }
+        return (max(0, min(left, whole.width - size.width)), max(0, min(top, whole.height - size.height)))
+    }
+
+    /// `length × factor` rounded half away from zero (imgproxy's `imath.Scale`).
+    static func scaled(_ length: Int, by factor: Double) -> Int {
+        length == 0 ? 0 : Int((Double(length) * factor).rounded())
+    }
+
+    /// `length × factor` rounded half to even (imgproxy's `imath.ScaleToEven`).
+    private static func evenScaled(_ length: Int, by factor: Double) -> Int {
+        length == 0 ? 0 : Int((Double(length) * factor).rounded(.toNearestOrEven))
+    }
+
+    private static func minNonZero(_ a: Int, _ b: Int) -> Int {
+        a == 0 ? b : b == 0 ? a : min(a, b)
     }
 }

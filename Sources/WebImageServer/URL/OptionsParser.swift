@@ -32,7 +32,7 @@ public struct OptionsParser: Sendable {
             if arguments.name == "preset" || arguments.name == "pr" {
                 try applyPresets(arguments, to: &options, depth: depth)
             } else {
-                try arguments.apply(to: &options)
+                try ProcessingOptionTable.spec(named: arguments.name).apply(arguments, &options)
             }
         }
     }

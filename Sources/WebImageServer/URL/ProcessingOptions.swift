@@ -22,7 +22,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Which part of the image stays when cropping.
     public enum Gravity: Sendable, Hashable {
         case north, south, east, west, northEast, northWest, southEast, southWest, center
-        /// imgproxy's smart gravity (`sm`); accepted for URL compatibility and applied as ``center``.
+        /// imgproxy's smart gravity (`sm`): a URL asking for it is refused until content-aware cropping exists,
+        /// rather than answered with a centred crop.
         case smart
         /// A focus point, each coordinate 0…1 of the width and height.
         case focusPoint(x: Double, y: Double)
@@ -32,8 +33,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     public struct Crop: Sendable, Hashable {
         public var width: Double
         public var height: Double
-        /// Default nil: the request's ``ProcessingOptions/gravity``.
+        /// Default nil: the request's ``ProcessingOptions/gravity`` and its offsets.
         public var gravity: Gravity?
+        /// The crop gravity's offsets, as ``ProcessingOptions/gravityOffsetX``. Default 0.
+        public var offsetX = 0.0
+        public var offsetY = 0.0
     }
 
     /// Default ``ResizingType/fit``.
@@ -48,10 +52,17 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var dpr = 1.0
     /// Default ``Gravity/center``.
     public var gravity: Gravity = .center
+    /// The gravity's offset from its edge, inward (imgproxy's `x_offset`): pixels of the result when 1 or more
+    /// in magnitude (times `dpr`), else a fraction of the width. Default 0.
+    public var gravityOffsetX = 0.0
+    /// As ``gravityOffsetX``, vertically. Default 0.
+    public var gravityOffsetY = 0.0
     /// Default nil: no crop.
     public var crop: Crop?
-    /// Output quality 1…100; 0 (the default) uses the format's default.
+    /// Output quality 1…100; 0 (the default) uses ``formatQuality`` or the service's default for the format.
     public var quality = 0
+    /// Quality by output format (imgproxy's `format_quality`), used when ``quality`` is 0. Default none.
+    public var formatQuality: [ImageFormat: Int] = [:]
     /// Output format; nil (the default) negotiates from `Accept`, else the source's format.
     public var format: ImageFormat?
     /// Gaussian blur's standard deviation in pixels; 0 (the default) leaves the image sharp.
@@ -60,6 +71,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var sharpen = 0.0
     /// Clockwise rotation, a multiple of 90. Default 0.
     public var rotate = 0
+    /// Mirror the image left to right, after rotating (imgproxy's `flip`). Default false.
+    public var flipHorizontally = false
+    /// Mirror the image top to bottom, after rotating. Default false.
+    public var flipVertically = false
     /// Colour transparent pixels are flattened onto; nil (the default) keeps transparency where the format can.
     public var background: RGBAColor?
     /// Drop metadata (EXIF, XMP) from the result. Default true.

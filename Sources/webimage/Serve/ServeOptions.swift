@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WebImage
 import WebImageRedis
 
 /// Every `webimage serve` option, each declared once, in the order `--help` lists them.
@@ -164,9 +165,24 @@ enum ServeOptions {
     static let processing: [ServeOption] = [
         .list("preset", ["WEBIMAGE_PRESETS", "IMGPROXY_PRESETS"], "A named option list for preset:NAME (repeatable).",
               valueName: "NAME=OPTIONS", field: "configuration.processing.presets", \.presets),
-        .number("quality", ["WEBIMAGE_QUALITY", "IMGPROXY_QUALITY"], "Quality when the URL gives none (1-100).",
+        .number("quality", ["WEBIMAGE_QUALITY", "IMGPROXY_QUALITY"],
+                "Quality when the URL gives none and --format-quality has none for the format (1-100).",
                 field: "configuration.processing.defaultQuality", \.configuration.processing.defaultQuality,
                 maximum: 100),
+        ServeOption(name: "format-quality", variables: ["WEBIMAGE_FORMAT_QUALITY", "IMGPROXY_FORMAT_QUALITY"],
+                    kind: .list("FORMAT=Q"),
+                    help: "Quality of one output format when the URL gives none (repeatable); replaces that format's "
+                        + "default. Default webp=79, avif=63, jxl=77.",
+                    field: "configuration.processing.formatQuality") { settings, given in
+            for entry in given.values {
+                let parts = entry.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, let format = ImageFormat(fileExtension: String(parts[0]).lowercased()),
+                      format != .undefined, let quality = Int(parts[1]), (1...100).contains(quality) else {
+                    throw CLIFailure(subject: given.origin, reason: "bad value '\(entry)': give FORMAT=QUALITY (e.g. webp=79)")
+                }
+                settings.configuration.processing.formatQuality[format] = quality
+            }
+        },
     ]
 
     static let responses: [ServeOption] = [

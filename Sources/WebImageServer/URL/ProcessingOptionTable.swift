@@ -1,0 +1,198 @@
+import WebImage
+
+/// One imgproxy processing option, declared once: its names (the full one first, then the aliases), what its
+/// arguments set in ``ProcessingOptions``, and how it reaches the result.
+struct ProcessingOptionSpec: Sendable {
+    /// How an option reaches the answer.
+    enum Effect: Sendable, Equatable {
+        /// It changes the image: its fields are part of the result key and of processing.
+        case image
+        /// It changes only the result key (a new cache entry), never the pixels.
+        case keyOnly
+        /// It is checked for the request before any work and changes neither key nor image; the reason says why.
+        case request(String)
+    }
+
+    let names: [String]
+    let effect: Effect
+    let apply: @Sendable (OptionArguments, inout ProcessingOptions) throws(ProxyError) -> Void
+}
+
+/// Every processing option the service takes, and those it refuses by name.
+enum ProcessingOptionTable {
+    static let all: [ProcessingOptionSpec] = geometry + output + filters + request
+
+    /// Each name and alias to its option.
+    static let byName: [String: ProcessingOptionSpec] = Dictionary(
+        uniqueKeysWithValues: all.flatMap { spec in spec.names.map { ($0, spec) } })
+
+    static let geometry: [ProcessingOptionSpec] = [
+        spec(["resize", "rs"]) { arguments, options throws(ProxyError) in
+            try arguments.count(1...8)
+            try arguments.set(0, &options.resizingType, arguments.resizingType)
+            try arguments.set(1, &options.width, arguments.dimension)
+            try arguments.set(2, &options.height, arguments.dimension)
+            try arguments.set(3, &options.enlarge, arguments.boolean)
+            try extend(arguments, from: 4)
+        },
+        spec(["size", "s"]) { arguments, options throws(ProxyError) in
+            try arguments.count(1...7)
+            try arguments.set(0, &options.width, arguments.dimension)
+            try arguments.set(1, &options.height, arguments.dimension)
+            try arguments.set(2, &options.enlarge, arguments.boolean)
+            try extend(arguments, from: 3)
+        },
+        spec(["resizing_type", "rt"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.resizingType, arguments.resizingType)
+        },
+        spec(["width", "w"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.width, arguments.dimension)
+        },
+        spec(["height", "h"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.height, arguments.dimension)
+        },
+        spec(["enlarge", "el"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.enlarge, arguments.boolean)
+        },
+        spec(["extend", "ex"]) { arguments, _ throws(ProxyError) in
+            try arguments.count(1...4)
+            try extend(arguments, from: 0)
+        },
+        spec(["dpr"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.dpr) { text throws(ProxyError) in
+                let value = try arguments.number(text)
+                guard value > 0, value <= 8 else { throw .badRequest("dpr must be above 0 and at most 8, not \(text)") }
+                return value
+            }
+        },
+        spec(["gravity", "g"]) { arguments, options throws(ProxyError) in
+            (options.gravity, options.gravityOffsetX, options.gravityOffsetY) = try arguments.gravity(arguments.values)
+        },
+        spec(["crop", "c"]) { arguments, options throws(ProxyError) in
+            try arguments.count(1...5)
+            var crop = ProcessingOptions.Crop(width: try arguments.cropSide(arguments.values[0]),
+                                              height: arguments.values.count > 1
+                                                  ? try arguments.cropSide(arguments.values[1]) : 0)
+            if arguments.values.count > 2 {
+                let (gravity, x, y) = try arguments.gravity(Array(arguments.values[2...]))
+                (crop.gravity, crop.offsetX, crop.offsetY) = (gravity, x, y)
+            }
+            options.crop = crop
+        },
+        spec(["rotate", "rot"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.rotate) { text throws(ProxyError) in
+                let angle = try arguments.integer(text, in: -3600...3600)
+                guard angle % 90 == 0 else { throw .badRequest("rotate takes a multiple of 90, not \(text)") }
+                return (angle % 360 + 360) % 360
+            }
+        },
+        spec(["flip", "fl"]) { arguments, options throws(ProxyError) in
+            try arguments.count(1...2)
+            try arguments.set(0, &options.flipHorizontally, arguments.boolean)
+            try arguments.set(1, &options.flipVertically, arguments.boolean)
+        },
+        spec(["auto_rotate", "ar"]) { arguments, _ throws(ProxyError) in
+            var rotates = true
+            try arguments.single(&rotates, arguments.boolean)
+            guard rotates else {
+                throw .badRequest("auto_rotate:false is not supported: the service always applies the orientation")
+            }
+        },
+    ]
+
+    static let output: [ProcessingOptionSpec] = [
+        spec(["quality", "q"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.quality) { text throws(ProxyError) in try arguments.integer(text, in: 0...100) }
+        },
+        spec(["format_quality", "fq"]) { arguments, options throws(ProxyError) in
+            guard !arguments.values.isEmpty, arguments.values.count.isMultiple(of: 2) else {
+                throw .badRequest("format_quality takes pairs of format and quality")
+            }
+            for index in stride(from: 0, to: arguments.values.count, by: 2) {
+                let format = try arguments.format(arguments.values[index])
+                options.formatQuality[format] = try arguments.integer(arguments.values[index + 1], in: 0...100)
+            }
+        },
+        spec(["format", "f", "ext"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.format, arguments.format)
+        },
+        spec(["max_bytes", "mb"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.maxBytes) { text throws(ProxyError) in
+                try arguments.integer(text, in: 0...Int(Int32.max))
+            }
+        },
+        spec(["background", "bg"]) { arguments, options throws(ProxyError) in
+            options.background = try arguments.background(arguments.values)
+        },
+        spec(["strip_metadata", "sm"]) { arguments, _ throws(ProxyError) in
+            var strips = true
+            try arguments.single(&strips, arguments.boolean)
+            guard strips else {
+                throw .badRequest("strip_metadata:false is not supported: results never carry the source's metadata")
+            }
+        },
+    ]
+
+    static let filters: [ProcessingOptionSpec] = [
+        spec(["blur", "bl"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.blur) { text throws(ProxyError) in try arguments.number(text, in: 0...100) }
+        },
+        spec(["sharpen", "sh"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.sharpen) { text throws(ProxyError) in try arguments.number(text, in: 0...100) }
+        },
+    ]
+
+    static let request: [ProcessingOptionSpec] = [
+        spec(["cachebuster", "cb"], effect: .keyOnly) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.cacheBuster) { String($0) }
+        },
+        spec(["expires", "exp"], effect: .request("an expired URL answers 404 before any work; a live one is the same image"))
+        { arguments, options throws(ProxyError) in
+            try arguments.single(&options.expires) { text throws(ProxyError) in try arguments.integer(text, in: 0...Int.max) }
+        },
+    ]
+
+    /// imgproxy's open-source options the service does not carry out yet: refused by name (400), never ignored.
+    static let notYetSupported: Set<String> = [
+        "min-width", "mw", "min-height", "mh", "zoom", "z", "extend_aspect_ratio", "extend_ar", "exar", "trim", "t",
+        "padding", "pd", "pixelate", "pix", "watermark", "wm", "keep_copyright", "kcr", "strip_color_profile",
+        "scp", "enforce_thumbnail", "eth", "skip_processing", "skp", "raw", "filename", "fn", "return_attachment",
+        "att", "max_src_resolution", "msr", "max_src_file_size", "msfs", "max_animation_frames", "maf",
+        "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd",
+    ]
+
+    /// imgproxy Pro's options: refused by name (400).
+    static let proOnly: Set<String> = [
+        "adjust", "a", "brightness", "br", "contrast", "co", "saturation", "sa", "monochrome", "mc", "duotone", "dt",
+        "unsharp_masking", "ush", "blur_detections", "bd", "draw_detections", "dd", "colorize", "col", "gradient",
+        "gr", "watermark_url", "wmu", "watermark_text", "wmt", "watermark_size", "wms", "watermark_rotate", "wmr",
+        "watermark_shadow", "wmsh", "style", "st", "resizing_algorithm", "ra", "crop_aspect_ratio", "crop_ar",
+        "car", "objects_position", "obj_pos", "op", "autoquality", "aq", "jpeg_options", "jpgo", "png_options",
+        "pngo", "webp_options", "webpo", "avif_options", "avifo", "page", "pg", "pages", "pgs", "disable_animation",
+        "da", "video_thumbnail_second", "vts", "video_thumbnail_keyframes", "vtk", "video_thumbnail_tile", "vtt",
+        "video_thumbnail_animation", "vta", "fallback_image_url", "fiu", "hashsum", "hs", "dpi",
+    ]
+
+    /// The option named `name`, or the 400 that names why there is none.
+    static func spec(named name: String) throws(ProxyError) -> ProcessingOptionSpec {
+        if let spec = byName[name] { return spec }
+        if notYetSupported.contains(name) { throw .badRequest("processing option '\(name)' is not supported yet") }
+        if proOnly.contains(name) { throw .badRequest("processing option '\(name)' is an imgproxy Pro option") }
+        throw .badRequest("unknown processing option '\(name)'")
+    }
+
+    private static func spec(_ names: [String], effect: ProcessingOptionSpec.Effect = .image,
+                             _ apply: @escaping @Sendable (OptionArguments, inout ProcessingOptions) throws(ProxyError) -> Void)
+        -> ProcessingOptionSpec {
+        ProcessingOptionSpec(names: names, effect: effect, apply: apply)
+    }
+
+    /// `extend` and its gravity from argument `index` on: false (or absent) is what the service does; true is
+    /// refused until extending exists, rather than answered with an image that is not extended.
+    private static func extend(_ arguments: OptionArguments, from index: Int) throws(ProxyError) {
+        var extends = false
+        try arguments.set(index, &extends, arguments.boolean)
+        if arguments.values.count > index + 1 { _ = try arguments.gravity(Array(arguments.values[(index + 1)...])) }
+        guard !extends else { throw .badRequest("extend is not supported yet: give extend false or leave it out") }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import WebImage
+@testable import WebImageServer
+
+/// Processing options are declared once (``ProcessingOptionTable``): every option a URL can use changes the
+/// result key (or says why not), every alias means the same, and every field of ``ProcessingOptions`` is some
+/// option's and part of the key.
+@Suite struct ProcessingOptionTableTests {
+    /// Arguments other than the defaults for each option, by its full name.
+    static let samples: [String: String] = [
+        "resize": "fill:120:80:1:0", "size": "120:80:1", "resizing_type": "force", "width": "120", "height": "80",
+        "enlarge": "1", "extend": "0", "dpr": "2", "gravity": "nowe:5:6", "crop": "0.5:0.5:so:1:2", "rotate": "90",
+        "flip": "1:1", "auto_rotate": "1", "quality": "55", "format_quality": "webp:70", "format": "png",
+        "max_bytes": "5000", "background": "ff8000", "strip_metadata": "1", "blur": "2", "sharpen": "1",
+        "cachebuster": "v2", "expires": "4102444800",
+    ]
+
+    /// Options whose only accepted values are what the service always does: they parse, and change nothing.
+    static let defaultsOnly: Set<String> = ["extend", "auto_rotate", "strip_metadata"]
+
+    static let quality = QualityDefaults(quality: 80, byFormat: [.webp: 79])
+
+    static func key(_ options: ProcessingOptions) -> String {
+        ResultKey.make(source: "https://example.com/a.jpg", options: options,
+                       format: FormatChoice(explicit: options.format, accept: nil, negotiates: false), quality: quality)
+    }
+
+    static func parse(_ segment: String) throws -> ProcessingOptions {
+        var options = ProcessingOptions()
+        try OptionsParser().apply([Substring(segment)], to: &options)
+        return options
+    }
+
+    @Test func everyOptionHasASampleAndNamesAreUnique() {
+        #expect(Set(ProcessingOptionTable.all.map { $0.names[0] }) == Set(Self.samples.keys))
+        let names = ProcessingOptionTable.all.flatMap(\.names)
+        #expect(Set(names).count == names.count)
+        #expect(ProcessingOptionTable.notYetSupported.isDisjoint(with: names))
+        #expect(ProcessingOptionTable.proOnly.isDisjoint(with: names))
+    }
+
+    /// Each option, under every one of its names, changes the result key — or is checked before any work, for
+    /// the reason its declaration gives, or accepts only what the service always does.
+    @Test(arguments: ProcessingOptionTable.all.map { $0.names[0] })
+    func anOptionChangesTheKey(_ name: String) throws {
+        let spec = try #require(ProcessingOptionTable.byName[name])
+        let arguments = try #require(Self.samples[name])
+        let defaultKey = Self.key(ProcessingOptions())
+        let first = try Self.parse("\(name):\(arguments)")
+        for alias in spec.names {
+            #expect(try Self.parse("\(alias):\(arguments)") == first, "\(alias) differs from \(name)")
+        }
+        switch spec.effect {
+        case .image, .keyOnly:
+            if Self.defaultsOnly.contains(name) {
+                #expect(first == ProcessingOptions(), "\(name) accepts only the default")
+            } else {
+                #expect(Self.key(first) != defaultKey, "\(name) does not change the result key")
+            }
+        case .request(let reason):
+            #expect(!reason.isEmpty)
+            #expect(Self.key(first) == defaultKey, "\(name) is checked per request and must not split the cache")
+        }
+    }
+
+    /// Every field of the options is set by some option, and every one but those the key leaves out (for the
+    /// reasons it gives) changes the key.
+    @Test func everyFieldIsSomeOptionsAndInTheKey() throws {
+        let defaults = ProcessingOptions()
+        let fields = Mirror(reflecting: defaults).children.compactMap(\.label)
+        var reached: Set<String> = []
+        for (name, arguments) in Self.samples {
+            let options = try Self.parse("\(name):\(arguments)")
+            let changed = zip(Mirror(reflecting: options).children, Mirror(reflecting: defaults).children)
+                .filter { "\($0.value)" != "\($1.value)" }.compactMap(\.0.label)
+            reached.formUnion(changed)
+            for field in changed where ResultKey.leftOut[field] == nil {
+                #expect(Self.key(options) != Self.key(defaults), "\(field) (set by \(name)) is not in the key")
+            }
+        }
+        // strip_metadata accepts only true, the default: its field never changes.
+        #expect(Set(fields).subtracting(reached) == ["stripMetadata"])
+    }
+}
