@@ -21,8 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
             WEBIMAGE_SHARED_CACHE_DEADLINE_MS, WEBIMAGE_SHARED_CACHE_BREAKER_FAILURES, \
             WEBIMAGE_SHARED_CACHE_BREAKER_SECONDS. \
             Prints one line, 'listening on http://HOST:PORT', once it accepts connections; logs (and one access \
-            line per request) go to stderr. --demo runs the service offline against built-in sample images, \
-            prints what a few signed requests got, and exits.
+            line per request) go to stderr.
             """)
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Address to listen on (port 0 picks one). Default 127.0.0.1:8080.",
@@ -106,17 +105,10 @@ struct ServeCommand: AsyncParsableCommand {
           help: "One info line per request on stderr (logger SwiftWebImage.serve.access). Default on.")
     var accessLog: Bool?
 
-    @Flag(help: "Run offline against built-in sample images with a generated key, show a few requests, and exit.")
-    var demo = false
-
     @OptionGroup(title: "Shared cache (Redis)")
     var sharedCache: SharedCacheOptions
 
     func run() async throws {
-        if demo {
-            try await ServeDemo.run()
-            return
-        }
         var settings: ServeSettings
         do {
             settings = try makeSettings(environment: ProcessInfo.processInfo.environment)

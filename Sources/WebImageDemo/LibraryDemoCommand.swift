@@ -1,11 +1,14 @@
 import ArgumentParser
 import WebImage
+import WebImageCLISupport
 
-/// `webimage demo [--out DIR]`: an offline tour of the whole pipeline, writing files, a contact sheet and a report.
-struct DemoCommand: AsyncParsableCommand {
+/// `webimage-demo [library] [--out DIR]`: an offline tour of the whole pipeline, writing files, a contact sheet
+/// and a report.
+struct LibraryDemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo",
-        abstract: "Show every capability offline: codecs, then the real pipeline against an in-process server.",
+        commandName: "library",
+        abstract: "Show every capability offline: codecs, then the real pipeline against an in-process server "
+            + "(the default).",
         discussion: """
             Needs no network. Encodes a synthetic photo and animation to every format and decodes them back, \
             then serves them (and a large and a slow progressive JPEG, a 404, a corrupt file) from 127.0.0.1 \
