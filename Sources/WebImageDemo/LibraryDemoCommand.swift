@@ -7,8 +7,7 @@ import WebImageCLISupport
 struct LibraryDemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "library",
-        abstract: "Show every capability offline: codecs, then the real pipeline against an in-process server "
-            + "(the default).",
+        abstract: "Show every capability offline: codecs, then the real pipeline against an in-process server.",
         discussion: """
             Needs no network. Encodes a synthetic photo and animation to every format and decodes them back, \
             then serves them (and a large and a slow progressive JPEG, a 404, a corrupt file) from 127.0.0.1 \
