@@ -1,6 +1,7 @@
 import WebImage
 
-/// A failure the tool reports as one line, `webimage: <subject>: <reason>`, naming the file it concerns.
+/// A failure `webimage` (and `webimage-demo`) reports as one line, `webimage: <subject>: <reason>`, naming the
+/// file it concerns.
 package struct CLIFailure: Error, CustomStringConvertible {
     /// The file (or step) the failure is about.
     package var subject: String
