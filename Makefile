@@ -12,7 +12,7 @@ setup:
 	@bash Scripts/setup.sh
 
 demo: setup
-	swift run $(SWIFT_FLAGS) webimage demo
+	swift run $(SWIFT_FLAGS) webimage-demo
 
 test: setup
 	swift build --build-tests $(SWIFT_FLAGS)

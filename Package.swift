@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
         .executable(name: "webimage", targets: ["webimage"]),
+        .executable(name: "webimage-demo", targets: ["WebImageDemo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -97,15 +98,26 @@ let package = Package(
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio")]),
+        // What the two executables share: one-line failures, file I/O, JSON, logging, `--transform`. Not a
+        // product: its declarations are `package`, for this package's targets only.
+        .target(name: "WebImageCLISupport",
+                dependencies: ["WebImage", "WebImageServer",
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // The command-line tool: the libraries only.
         .executableTarget(name: "webimage",
-                          dependencies: ["WebImage", "WebImageServer", "WebImageRedis", "LoopbackServer", "CTurboJPEG",
-                                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                          dependencies: ["WebImage", "WebImageServer", "WebImageRedis", "WebImageCLISupport",
                                          .product(name: "Logging", package: "swift-log"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                                         .product(name: "Hummingbird", package: "hummingbird"),
                                          .product(name: "Metrics", package: "swift-metrics"),
-                                         .product(name: "Prometheus", package: "swift-prometheus"),
-                                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],),
+                                         .product(name: "Prometheus", package: "swift-prometheus")]),
+        // The offline demo: TurboJPEG for its progressive JPEGs, the loopback server as its origin.
+        .executableTarget(name: "WebImageDemo",
+                          dependencies: ["WebImage", "WebImageServer", "WebImageCLISupport", "LoopbackServer",
+                                         "CTurboJPEG",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                         .product(name: "NIOCore", package: "swift-nio")]),
 
         .executableTarget(name: "webimage-benchmarks",
                           dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL",
@@ -140,7 +152,9 @@ let package = Package(
         // too: the colour tests build their P3 and Adobe RGB profiles with it.
         .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport", "CHEIF", "CLCMS2"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "PeakRSS", "TestSupport",
+        // The executables as dependencies: built next to the test bundle, where the tests run them.
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "WebImageDemo",
+                                                           "WebImageCLISupport", "PeakRSS", "TestSupport",
                                                            "RedisTestSupport"]),
         // Child process for the CLI memory tests: runs a command and reports the command's own peak RSS.
         .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),

@@ -4,7 +4,7 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// A real HTTP/1.1 server on 127.0.0.1 and a random port, in-process, for tests, benchmarks and `webimage demo`.
+/// A real HTTP/1.1 server on 127.0.0.1 and a random port, in-process, for tests, benchmarks and `webimage-demo`.
 ///
 /// Register what each path answers with ``route(_:_:)`` (a fixed ``TestResponse``) or ``route(_:handler:)``
 /// (computed per request); the server records every request (``requests(for:)``, ``requestCount(for:)``) so

@@ -1,8 +1,8 @@
 import ArgumentParser
 import WebImage
 
-/// The `webimage` tool: fetch, prefetch, inspect, decode and convert images, manage the cache, run the demo,
-/// serve images over HTTP.
+/// The `webimage` tool: fetch, prefetch, inspect, decode and convert images, manage the cache, serve images over
+/// HTTP. The offline demo is its own executable, `webimage-demo`.
 ///
 /// Every subcommand reports a failure as one line on stderr (`webimage: FILE: reason`) and exits with status 1;
 /// only malformed command lines get ArgumentParser's usage text.
@@ -11,6 +11,6 @@ struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Fetch, cache, decode, thumbnail and re-encode images (SwiftWebImage).",
-        subcommands: [InfoCommand.self, DecodeCommand.self, ConvertCommand.self, DemoCommand.self,
-                      FetchCommand.self, PrefetchCommand.self, CacheCommand.self, ServeCommand.self])
+        subcommands: [InfoCommand.self, DecodeCommand.self, ConvertCommand.self, FetchCommand.self,
+                      PrefetchCommand.self, CacheCommand.self, ServeCommand.self])
 }

@@ -1,3 +1,3 @@
-// The loopback HTTP server moved to the `LoopbackServer` library (the `webimage demo` serves from it too);
+// The loopback HTTP server moved to the `LoopbackServer` library (`webimage-demo` serves from it too);
 // tests and benchmarks keep importing `TestSupport`.
 @_exported import LoopbackServer

@@ -1,6 +1,6 @@
 import Testing
 import WebImage
-@testable import webimage
+@testable import WebImageDemo
 
 /// The demo's pieces that need no codec: the scene, pixel comparison, the bitmap font, canvas and contact sheet.
 @Suite struct DemoPartsTests {

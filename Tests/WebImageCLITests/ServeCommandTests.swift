@@ -91,25 +91,6 @@ import WebImage
         }
     }
 
-    /// `serve --demo`: every request of the offline tour answered as expected, then exit 0.
-    @Test func demoRunsOfflineAndExits() async throws {
-        let result = try await CLIRunner.run(["serve", "--demo"], timeout: 120)
-        #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("listening on http://127.0.0.1:") == true)
-        let answers = lines.filter { $0.hasPrefix("ok  ") || $0.hasPrefix("FAIL") }
-        try #require(answers.count == 8)
-        #expect(answers.allSatisfy { $0.hasPrefix("ok  ") })
-        let statuses = answers.map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] }
-        #expect(statuses == ["200", "200", "200", "200", "304", "404", "403", "403"])
-        #expect(answers[0].contains("image/jpeg") && answers[0].contains("320x240 1f"))
-        #expect(answers[1].contains("image/webp") && answers[1].contains("200x200 1f"))
-        #expect(answers[2].contains("image/gif") && answers[2].contains("100x75 12f"))
-        #expect(answers[3].contains("application/json"))
-        #expect(lines.last == "8 of 8 requests answered as expected")
-        #expect(result.stderr.isEmpty)
-    }
-
     @Test func servesUntilSIGTERM() async throws {
         let dir = try TemporaryDirectory()
         let process = Process()

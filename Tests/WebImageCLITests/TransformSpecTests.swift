@@ -1,6 +1,6 @@
 import Testing
 import WebImage
-@testable import webimage
+import WebImageCLISupport
 
 /// `--transform` specs become the library's transformers, with SDWebImage's cache-key suffixes.
 @Suite struct TransformSpecTests {

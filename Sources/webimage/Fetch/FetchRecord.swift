@@ -32,7 +32,7 @@ struct FetchRecord: Encodable, Sendable {
     init(url: String, result: ImageLoadResult, millis: Double) {
         self.url = url
         ok = true
-        cacheType = Self.name(result.cacheType)
+        cacheType = result.cacheType.name
         let image = result.image
         width = image.pixelWidth
         height = image.pixelHeight
@@ -49,15 +49,6 @@ struct FetchRecord: Encodable, Sendable {
         cacheType = "none"
         self.error = error
         self.millis = millis
-    }
-
-    /// `none`, `memory` or `disk`, as SDWebImage names the cache types.
-    static func name(_ type: ImageCacheType) -> String {
-        switch type {
-        case .none: "none"
-        case .memory, .all: "memory"
-        case .disk: "disk"
-        }
     }
 
     /// Every key, with `null` for the ones that have no value (only `error` is left out on success).

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 
 /// Runs a subcommand's work, turning any error into one stderr line and exit status 1.
 ///
@@ -13,13 +12,5 @@ func reportingFailures(subject: String, _ body: () throws -> Void) throws {
     } catch {
         Console.error(CLIFailure(subject: subject, error: error).description)
         throw ExitCode.failure
-    }
-}
-
-/// Writing to the standard streams.
-enum Console {
-    /// Writes one line to stderr.
-    static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

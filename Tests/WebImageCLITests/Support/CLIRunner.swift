@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Runs the built `webimage` executable as a subprocess, as a user or a script would.
+/// Runs the built `webimage` (or `webimage-demo`) executable as a subprocess, as a user or a script would.
 enum CLIRunner {
     /// What one run printed and how it exited.
     typealias Result = ChildProcess
@@ -16,7 +16,7 @@ enum CLIRunner {
             case .binaryMissing(let looked):
                 "the executable was not found (run `swift build --build-tests` first); looked at: "
                     + looked.joined(separator: ", ")
-            case .timedOut(let arguments): "webimage \(arguments.joined(separator: " ")) did not finish in time"
+            case .timedOut(let command): "\(command.joined(separator: " ")) did not finish in time"
             }
         }
     }
@@ -43,12 +43,14 @@ enum CLIRunner {
         return found
     }
 
-    /// Runs `webimage arguments…` in `directory`, killing it after `timeout` seconds (a hang is a failure).
-    static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double = 300) async throws -> Result {
+    /// Runs `<name> arguments…` (`webimage` unless named) in `directory`, killing it after `timeout` seconds
+    /// (a hang is a failure).
+    static func run(_ arguments: [String], executable name: String = "webimage", in directory: URL? = nil,
+                    timeout: Double = 300) async throws -> Result {
         do {
-            return try await ChildProcess.run(try executable(), arguments, in: directory, timeout: timeout)
+            return try await ChildProcess.run(try executable(named: name), arguments, in: directory, timeout: timeout)
         } catch is ChildProcess.TimedOut {
-            throw Failure.timedOut(arguments)
+            throw Failure.timedOut([name] + arguments)
         }
     }
 }

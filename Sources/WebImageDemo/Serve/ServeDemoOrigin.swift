@@ -2,8 +2,8 @@ import Foundation
 import LoopbackServer
 import WebImage
 
-/// The demo's image origin on 127.0.0.1: `webimage demo`'s generated pictures (``DemoScene``), encoded in
-/// memory, so `serve --demo` needs no files and no network.
+/// The service demo's image origin on 127.0.0.1: the library demo's generated pictures (``DemoScene``), encoded
+/// in memory, so `webimage-demo serve` needs no files and no network.
 enum ServeDemoOrigin {
     static let photoPath = "/photo.jpg"
     static let alphaPath = "/photo-alpha.png"

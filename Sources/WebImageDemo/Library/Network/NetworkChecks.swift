@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServer
 import WebImage
+import WebImageCLISupport
 
 extension NetworkPass {
     /// A slow dripping progressive JPEG with `progressiveLoad`: sharper partial images, then the final one.
@@ -101,7 +102,7 @@ extension NetworkPass {
         }
         var record = first.record("revalidation: 304")
         record.loadMs = DemoLoad.millis(since: start)
-        record.cacheType = results.first.map { FetchRecord.name($0.cacheType) }
+        record.cacheType = results.first.map(\.cacheType.name)
         let requests = server.server.requests(for: DemoServer.etagPath)
         record.requests = requests.count
         let conditional = requests.last?.header("If-None-Match") == "\"demo-v1\""

@@ -4,9 +4,9 @@ import WebImage
 ///
 /// Steps: `resize:WxH[:fill|fit|cover]`, `crop:X,Y,W,H`, `round:RADIUS`, `flip:h|v|hv`,
 /// `rotate:DEGREES` (counter-clockwise), `tint:#RRGGBB[AA]`, `blur:RADIUS`. Sizes are in points, like the transformers themselves.
-enum TransformSpec {
+package enum TransformSpec {
     /// The transformer for `spec`; throws a one-line reason naming the bad step.
-    static func parse(_ spec: String) throws -> any ImageTransforming {
+    package static func parse(_ spec: String) throws -> any ImageTransforming {
         let steps = try spec.split(separator: ";").map { try step(String($0).trimmingCharacters(in: .whitespaces)) }
         guard !steps.isEmpty else { throw failure(spec, "no steps") }
         return steps.count == 1 ? steps[0] : ImageTransformers.Pipeline(steps)

@@ -10,17 +10,17 @@ import Darwin
 ///
 /// Plain POSIX calls rather than `Data(contentsOf:)`: Foundation's errors on Linux are long multi-line texts,
 /// `strerror` gives "No such file or directory", "Permission denied", "Is a directory".
-enum FileIO {
+package enum FileIO {
     /// The most bytes an input is read to unless a command says otherwise: 100 MB, the library's limit for
     /// downloads and `file://` URLs (`FileTransport.defaultMaxBytes`), so `fetch` and `info` accept the same files.
-    static let defaultInputLimit = FileTransport.defaultMaxBytes
+    package static let defaultInputLimit = FileTransport.defaultMaxBytes
 
     /// The bytes of the file, device or pipe at `path`, in 64 KiB chunks and never more than `limit`; fails
     /// with `cannot read: <reason>` or `larger than the <limit>-byte input limit` (naming `limitOption`, the
     /// flag that raises it, when there is one).
     ///
     /// The size a file reports is not trusted: devices and pipes report 0, and `/dev/zero` never ends.
-    static func read(_ path: String, limit: Int, limitOption: String? = nil) throws -> Data {
+    package static func read(_ path: String, limit: Int, limitOption: String? = nil) throws -> Data {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(path, "cannot read") }
         defer { close(fd) }
@@ -28,7 +28,7 @@ enum FileIO {
     }
 
     /// Standard input, read as ``read(_:limit:limitOption:)`` reads a file; failures name it `-`.
-    static func readStandardInput(limit: Int) throws -> Data {
+    package static func readStandardInput(limit: Int) throws -> Data {
         try read(STDIN_FILENO, name: "-", limit: limit, limitOption: nil)
     }
 
@@ -51,7 +51,7 @@ enum FileIO {
     }
 
     /// Writes `data` to `path`, replacing it; fails with `cannot write: <reason>` and leaves no partial file.
-    static func write(_ data: Data, to path: String) throws {
+    package static func write(_ data: Data, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure(path, "cannot write") }
         var written = 0
@@ -81,7 +81,7 @@ enum FileIO {
     }
 
     /// Creates `path` and its missing parents; fails with `cannot create directory: <reason>`.
-    static func makeDirectory(_ path: String) throws {
+    package static func makeDirectory(_ path: String) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {

@@ -1,4 +1,5 @@
 import WebImage
+import WebImageCLISupport
 
 /// Encodes one ``DemoCase``, writes the file, decodes it back (at once and progressively), checks the result and
 /// decodes a thumbnail.

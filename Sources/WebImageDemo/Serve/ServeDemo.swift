@@ -3,9 +3,10 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import WebImage
+import WebImageCLISupport
 import WebImageServer
 
-/// `webimage serve --demo`: the service on a free loopback port with a generated key and salt, in front of an
+/// `webimage-demo serve`: the service on a free loopback port with a generated key and salt, in front of an
 /// in-process origin of sample images; it makes a few signed requests against itself, prints each URL with
 /// what came back, and exits (1 when an answer was not the expected one).
 enum ServeDemo {
@@ -54,7 +55,7 @@ enum ServeDemo {
         await server.triggerGracefulShutdown()
         _ = await running.result
         try? await origin.shutdown()
-        for failure in failures { Console.error("webimage: serve --demo: \(failure)") }
+        for failure in failures { Console.error("webimage: demo serve: \(failure)") }
         print("\(steps.count - failures.count) of \(steps.count) requests answered as expected")
         if !failures.isEmpty { throw ExitCode.failure }
     }

@@ -7,13 +7,15 @@ import WebImageServer
 ///
 /// Default `error`: the commands report each failed URL themselves, so the library's warnings (a 404, bytes
 /// that do not decode) would only repeat them; disk write failures still show.
-struct LoggingOptions: ParsableArguments {
+package struct LoggingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("What the library logs on stderr, from this level up.", valueName: "LEVEL"))
-    var logLevel: Logger.Level = .error
+    package var logLevel: Logger.Level = .error
+
+    package init() {}
 
     /// Routes every logger made from now on to stderr at ``logLevel``. Call it first in `run()`: the library's
     /// components take their logger when their configuration is made.
-    func bootstrap() {
+    package func bootstrap() {
         LoggingBootstrap.run(level: logLevel)
     }
 }
@@ -22,10 +24,10 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 /// Bootstraps swift-log at most once per process: a second `LoggingSystem.bootstrap` is a crash. Every line
 /// goes through ``EscapingLogHandler``: URLs and error texts from outside cannot forge lines.
-enum LoggingBootstrap {
+package enum LoggingBootstrap {
     private static let done = Mutex(false)
 
-    static func run(level: Logger.Level) {
+    package static func run(level: Logger.Level) {
         done.withLock { done in
             guard !done else { return }
             done = true

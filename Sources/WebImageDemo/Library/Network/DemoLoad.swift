@@ -29,7 +29,7 @@ struct DemoLoad: Sendable {
     var image: Image? { try? outcome.get().image }
 
     /// The cache type's name (`none`, `memory`, `disk`), or nil on failure.
-    var cacheType: String? { (try? outcome.get()).map { FetchRecord.name($0.cacheType) } }
+    var cacheType: String? { (try? outcome.get()).map(\.cacheType.name) }
 
     /// A record for step `step`, filled from the result; `ok` is left for the caller's check.
     func record(_ step: String) -> DemoRecord {

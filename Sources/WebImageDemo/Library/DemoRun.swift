@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageCLISupport
 
 /// The demo's steps in order, collecting a record for each; later passes (network, cache) add their own steps.
 struct DemoRun {

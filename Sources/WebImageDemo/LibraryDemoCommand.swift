@@ -1,10 +1,12 @@
 import ArgumentParser
 import WebImage
+import WebImageCLISupport
 
-/// `webimage demo [--out DIR]`: an offline tour of the whole pipeline, writing files, a contact sheet and a report.
-struct DemoCommand: AsyncParsableCommand {
+/// `webimage-demo [library] [--out DIR]`: an offline tour of the whole pipeline, writing files, a contact sheet
+/// and a report.
+struct LibraryDemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo",
+        commandName: "library",
         abstract: "Show every capability offline: codecs, then the real pipeline against an in-process server.",
         discussion: """
             Needs no network. Encodes a synthetic photo and animation to every format and decodes them back, \

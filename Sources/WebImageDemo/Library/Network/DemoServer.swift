@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServer
 import WebImage
+import WebImageCLISupport
 
 /// The demo's in-process image server on 127.0.0.1: every format the library decodes, plus the bad cases.
 ///

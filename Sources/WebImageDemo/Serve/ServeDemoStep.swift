@@ -1,6 +1,6 @@
 import Foundation
 
-/// One request `serve --demo` makes against itself, and the answer it expects.
+/// One request `webimage-demo serve` makes against itself, and the answer it expects.
 struct ServeDemoStep: Sendable {
     /// What the step shows.
     var name: String

@@ -2,13 +2,13 @@ import Foundation
 import Testing
 import WebImage
 
-/// `webimage demo --out DIR`: runs offline (codecs and the network pipeline against its own server), exits 0,
-/// writes every file, a contact sheet and a report.
-@Suite struct DemoCommandTests {
+/// `webimage-demo [--out DIR]`: runs offline (codecs and the network pipeline against its own server), exits 0,
+/// writes every file, a contact sheet and a report; `webimage-demo serve` runs the service's tour.
+@Suite struct WebImageDemoTests {
     @Test func demoWritesContactSheetAndReport() async throws {
         let dir = try TemporaryDirectory()
         let out = dir.path("demo")
-        let result = try await CLIRunner.run(["demo", "--out", out])
+        let result = try await CLIRunner.run(["--out", out], executable: "webimage-demo")
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.contains("contact sheet"))
@@ -48,8 +48,28 @@ import WebImage
         let dir = try TemporaryDirectory()
         let blocker = dir.path("file")
         try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
-        let result = try await CLIRunner.run(["demo", "--out", blocker], timeout: 60)
+        let result = try await CLIRunner.run(["library", "--out", blocker], executable: "webimage-demo",
+                                              timeout: 60)
         #expect(result.status == 1)
         #expect(result.stderrLines == ["webimage: \(blocker): cannot create directory: a file of that name exists"])
+    }
+
+    /// `webimage-demo serve`: every request of the service's offline tour answered as expected, then exit 0.
+    @Test func serveDemoRunsOfflineAndExits() async throws {
+        let result = try await CLIRunner.run(["serve"], executable: "webimage-demo", timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("listening on http://127.0.0.1:") == true)
+        let answers = lines.filter { $0.hasPrefix("ok  ") || $0.hasPrefix("FAIL") }
+        try #require(answers.count == 8)
+        #expect(answers.allSatisfy { $0.hasPrefix("ok  ") })
+        let statuses = answers.map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] }
+        #expect(statuses == ["200", "200", "200", "200", "304", "404", "403", "403"])
+        #expect(answers[0].contains("image/jpeg") && answers[0].contains("320x240 1f"))
+        #expect(answers[1].contains("image/webp") && answers[1].contains("200x200 1f"))
+        #expect(answers[2].contains("image/gif") && answers[2].contains("100x75 12f"))
+        #expect(answers[3].contains("application/json"))
+        #expect(lines.last == "8 of 8 requests answered as expected")
+        #expect(result.stderr.isEmpty)
     }
 }

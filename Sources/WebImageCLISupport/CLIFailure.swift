@@ -1,19 +1,20 @@
 import WebImage
 
-/// A failure the tool reports as one line, `webimage: <subject>: <reason>`, naming the file it concerns.
-struct CLIFailure: Error, CustomStringConvertible {
+/// A failure `webimage` (and `webimage-demo`) reports as one line, `webimage: <subject>: <reason>`, naming the
+/// file it concerns.
+package struct CLIFailure: Error, CustomStringConvertible {
     /// The file (or step) the failure is about.
-    var subject: String
+    package var subject: String
     /// What went wrong, in one line.
-    var reason: String
+    package var reason: String
 
-    init(subject: String, reason: String) {
+    package init(subject: String, reason: String) {
         self.subject = subject
         self.reason = reason
     }
 
     /// Wraps any error about `subject`; a ``WebImageError`` keeps its own description.
-    init(subject: String, error: any Error) {
+    package init(subject: String, error: any Error) {
         switch error {
         case let failure as CLIFailure: self = failure
         case let error as WebImageError: self.init(subject: subject, reason: error.description)
@@ -22,7 +23,7 @@ struct CLIFailure: Error, CustomStringConvertible {
     }
 
     /// The stderr line, with any line breaks in the reason flattened so it stays one line.
-    var description: String {
+    package var description: String {
         let flat = reason.split(whereSeparator: \.isNewline).joined(separator: " ")
         return "webimage: \(subject): \(flat)"
     }
