@@ -53,14 +53,12 @@ import WebImage
 
     /// What the service cannot do yet is refused by name, never answered with a different image.
     @Test(arguments: [
-        ("rs:fit:300:300:0:1", "bad request: extend is not supported yet: give extend false or leave it out"),
-        ("ex:1", "bad request: extend is not supported yet: give extend false or leave it out"),
-        ("s:10:10:0:t:ce", "bad request: extend is not supported yet: give extend false or leave it out"),
+        ("ex:1:sm", "bad request: smart gravity (sm) is not supported yet: give a gravity type or a focus point (fp:x:y)"),
         ("g:sm", "bad request: smart gravity (sm) is not supported yet: give a gravity type or a focus point (fp:x:y)"),
         ("c:10:10:sm", "bad request: smart gravity (sm) is not supported yet: give a gravity type or a focus point (fp:x:y)"),
         ("sm:0", "bad request: strip_metadata:false is not supported: results never carry the source's metadata"),
         ("ar:0", "bad request: auto_rotate:false is not supported: the service always applies the orientation"),
-        ("pd:10", "bad request: processing option 'pd' is not supported yet"),
+        ("t:10", "bad request: processing option 't' is not supported yet"),
         ("watermark:0.5", "bad request: processing option 'watermark' is not supported yet"),
         ("adjust:10:1:1", "bad request: processing option 'adjust' is an imgproxy Pro option"),
         ("wmu:aHR0cA", "bad request: processing option 'wmu' is an imgproxy Pro option"),
@@ -73,10 +71,26 @@ import WebImage
         #expect(Self.status(text) == 400)
     }
 
-    /// An extend that is false, with or without its gravity, is what the service does.
-    @Test func extendFalseIsAccepted() throws {
-        #expect(try Self.parse("rs:fit:300:300:0:0:ce").width == 300)
-        #expect(try Self.parse("ex:0:no:5:5").width == 0)
+    /// Extending from `resize`, `size`, `extend` and `extend_aspect_ratio`, with gravity and offsets; padding in
+    /// CSS's shorthand; zoom for both sides or each.
+    @Test func extendPaddingAndZoom() throws {
+        let resized = try Self.parse("rs:fit:300:300:0:1:soea:5:6")
+        #expect(resized.extend == ProcessingOptions.Extension(gravity: .southEast, offsetX: 5, offsetY: 6))
+        #expect(try Self.parse("rs:fit:300:300:0:0:ce").extend == nil)
+        #expect(try Self.parse("s:10:10:0:t").extend == ProcessingOptions.Extension())
+        #expect(try Self.parse("ex:1/ex:0").extend == nil)
+        #expect(try Self.parse("exar:1:no").extendAspectRatio == ProcessingOptions.Extension(gravity: .north))
+        #expect(try Self.parse("pd:10").padding == ProcessingOptions.Padding(top: 10, right: 10, bottom: 10, left: 10))
+        #expect(try Self.parse("pd:10:20").padding == ProcessingOptions.Padding(top: 10, right: 20, bottom: 10, left: 20))
+        #expect(try Self.parse("pd:1:2:3").padding == ProcessingOptions.Padding(top: 1, right: 2, bottom: 3, left: 2))
+        #expect(try Self.parse("padding:1:2:3:4").padding == ProcessingOptions.Padding(top: 1, right: 2, bottom: 3, left: 4))
+        let zoomed = try Self.parse("z:1.5"), each = try Self.parse("zoom:2:0.5")
+        #expect(zoomed.zoomX == 1.5 && zoomed.zoomY == 1.5 && each.zoomX == 2 && each.zoomY == 0.5)
+        #expect(try Self.parse("mw:100/min-height:50").minHeight == 50)
+        #expect(try Self.parse("pix:8").pixelate == 8)
+        for bad in ["pd:-1", "pd:1:2:3:4:5", "z:0", "z:-1", "z:1:2:3", "ex:maybe", "exar:1:up", "mw:-3", "pix:-1"] {
+            #expect(Self.status(bad) == 400, "\(bad)")
+        }
     }
 
     @Test func presetsExpandInPlaceAndCannotLoop() throws {

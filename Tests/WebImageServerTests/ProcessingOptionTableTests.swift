@@ -10,14 +10,15 @@ import WebImage
     /// Arguments other than the defaults for each option, by its full name.
     static let samples: [String: String] = [
         "resize": "fill:120:80:1:0", "size": "120:80:1", "resizing_type": "force", "width": "120", "height": "80",
-        "enlarge": "1", "extend": "0", "dpr": "2", "gravity": "nowe:5:6", "crop": "0.5:0.5:so:1:2", "rotate": "90",
+        "enlarge": "1", "extend": "1:nowe", "extend_aspect_ratio": "1:so:2:3", "min-width": "500",
+        "min-height": "400", "zoom": "1.5:2", "padding": "10:20", "pixelate": "4", "dpr": "2", "gravity": "nowe:5:6", "crop": "0.5:0.5:so:1:2", "rotate": "90",
         "flip": "1:1", "auto_rotate": "1", "quality": "55", "format_quality": "webp:70", "format": "png",
         "max_bytes": "5000", "background": "ff8000", "strip_metadata": "1", "blur": "2", "sharpen": "1",
         "cachebuster": "v2", "expires": "4102444800",
     ]
 
     /// Options whose only accepted values are what the service always does: they parse, and change nothing.
-    static let defaultsOnly: Set<String> = ["extend", "auto_rotate", "strip_metadata"]
+    static let defaultsOnly: Set<String> = ["auto_rotate", "strip_metadata"]
 
     static let quality = QualityDefaults(quality: 80, byFormat: [.webp: 79])
 

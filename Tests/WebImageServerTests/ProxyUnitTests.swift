@@ -44,6 +44,35 @@ import WebImage
         #expect(try Self.plan("rs:auto:50:100").result == PixelSize(width: 50, height: 38))
         // A flip keeps the size; the box is cut from the flipped image.
         #expect(try Self.plan("rs:fill:100:100/fl:1").result == PixelSize(width: 100, height: 100))
+        // min-width and min-height raise the scale, and the result is still cut to the requested size.
+        #expect(try Self.plan("rs:fit:100:100/mw:200").scaled == PixelSize(width: 200, height: 150))
+        #expect(try Self.plan("rs:fit:100:100/mw:200").result == PixelSize(width: 100, height: 100))
+        #expect(try Self.plan("rs:fit:100:0/mh:150").result == PixelSize(width: 100, height: 150))
+        #expect(try Self.plan("w:100/mw:50").result == PixelSize(width: 100, height: 75))
+        // zoom multiplies the scale and the requested size.
+        #expect(try Self.plan("rs:fit:100:100/z:2").result == PixelSize(width: 200, height: 150))
+        #expect(try Self.plan("rs:fill:100:100/z:2:1").result == PixelSize(width: 200, height: 100))
+    }
+
+    /// Extending and padding: the canvas and where the resized image sits in it (imgproxy's `extend.go`,
+    /// `padding.go`).
+    @Test func canvases() throws {
+        // fit 300×300 of 400×300: 300×225 extended to 300×300, centred (38 = 75 + 1 halved to even).
+        #expect(try Self.plan("rs:fit:300:300:0:1").canvas == .init(x: 0, y: 38, width: 300, height: 300))
+        #expect(try Self.plan("rs:fit:300:300:0:1:no").canvas == .init(x: 0, y: 0, width: 300, height: 300))
+        #expect(try Self.plan("rs:fit:300:300:0:1:so:0:5").canvas == .init(x: 0, y: 70, width: 300, height: 300))
+        // Not enlarged, an extend keeps the image's size and the canvas is the requested one.
+        #expect(try Self.plan("rs:fit:800:800/ex:1:nowe").canvas == .init(x: 0, y: 0, width: 800, height: 800))
+        // dpr cannot make the unenlarged image's box larger: the canvas stays 800×800.
+        #expect(try Self.plan("rs:fit:800:800/ex:1:nowe/dpr:2").canvas == .init(x: 0, y: 0, width: 800, height: 800))
+        // extend_aspect_ratio: the smallest 1:1 box around the unenlarged 400×300.
+        #expect(try Self.plan("rs:fit:800:800/exar:1").canvas == .init(x: 0, y: 50, width: 400, height: 400))
+        #expect(try Self.plan("rs:fit:800:400/exar:1").canvas == .init(x: 100, y: 0, width: 600, height: 300))
+        // Padding after everything, times dpr.
+        #expect(try Self.plan("rs:fit:200:0/pd:10:20").canvas == .init(x: 20, y: 10, width: 240, height: 170))
+        #expect(try Self.plan("rs:fit:200:0/pd:1:2:3:4/dpr:2").canvas == .init(x: 8, y: 2, width: 412, height: 308))
+        // The output limits count the canvas.
+        #expect(try Self.plan("rs:fit:800:800/ex:1", maxSide: 400).result == PixelSize(width: 400, height: 400))
     }
 
     /// A 100×100 box in the 133×100 fill of a 400×300 source, and a 100×50 crop of it, for every gravity, placed

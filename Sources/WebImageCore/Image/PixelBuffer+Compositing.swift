@@ -47,3 +47,26 @@ extension PixelBuffer {
         }
     }
 }
+
+extension PixelBuffer {
+    /// This raster (as RGBA8) on a transparent `size` canvas with its top-left corner at `origin`, clipped to
+    /// the canvas: the one embed behind extending and padding.
+    public func embedded(in size: PixelSize, at origin: (x: Int, y: Int)) -> PixelBuffer {
+        let source = converted(to: .rgba8)
+        var canvas = PixelBuffer(width: size.width, height: size.height)
+        let left = max(0, origin.x), top = max(0, origin.y)
+        let right = min(size.width, origin.x + width), bottom = min(size.height, origin.y + height)
+        guard left < right, top < bottom else { return canvas }
+        let rowBytes = (right - left) * 4
+        canvas.withUnsafeMutableBytes { out in
+            source.withUnsafeBytes { raw in
+                for row in top..<bottom {
+                    let from = ((row - origin.y) * width + (left - origin.x)) * 4
+                    out.baseAddress!.advanced(by: (row * size.width + left) * 4)
+                        .copyMemory(from: raw.baseAddress!.advanced(by: from), byteCount: rowBytes)
+                }
+            }
+        }
+        return canvas
+    }
+}

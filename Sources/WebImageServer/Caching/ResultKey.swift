@@ -15,6 +15,15 @@ enum ResultKey {
             "fl:\(options.flipHorizontally ? 1 : 0):\(options.flipVertically ? 1 : 0)", "mb:\(options.maxBytes)",
             "sm:\(options.stripMetadata ? 1 : 0)", "f:\(format.keyComponent)",
         ]
+        if options.minWidth > 0 || options.minHeight > 0 { parts.append("min:\(options.minWidth):\(options.minHeight)") }
+        if options.zoomX != 1 || options.zoomY != 1 { parts.append("z:\(options.zoomX):\(options.zoomY)") }
+        if let rule = options.extend { parts.append("ex:\(extensionKey(rule))") }
+        if let rule = options.extendAspectRatio { parts.append("exar:\(extensionKey(rule))") }
+        let padding = options.padding
+        if padding != ProcessingOptions.Padding() {
+            parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)")
+        }
+        if options.pixelate > 1 { parts.append("pix:\(options.pixelate)") }
         if options.quality == 0, !options.formatQuality.isEmpty {
             parts.append("fq:" + options.formatQuality.map { "\($0.key.rawValue)=\($0.value)" }.sorted().joined(separator: ","))
         }
@@ -33,6 +42,10 @@ enum ResultKey {
         "format": "the format bucket (`f:`) stands for it, resolved with Accept",
         "expires": "checked before any work; a live URL is the same image",
     ]
+
+    private static func extensionKey(_ rule: ProcessingOptions.Extension) -> String {
+        "\(gravity(rule.gravity)):\(rule.offsetX):\(rule.offsetY)"
+    }
 
     private static func gravity(_ gravity: ProcessingOptions.Gravity) -> String {
         switch gravity {

@@ -2,7 +2,7 @@ import Foundation
 import WebImage
 
 /// Turns source bytes into result bytes: header checks, decode at the size the result needs, orientation,
-/// rotation, crop and resize, flip, result crop, blur, sharpen, background, encode. Synchronous and CPU-bound: the service runs
+/// rotation, crop and resize, flip, result crop, blur, sharpen, pixelate, extend and pad, background, encode. Synchronous and CPU-bound: the service runs
 /// it on its worker threads, never on the cooperative pool.
 struct ImageProcessor: Sendable {
     let coders: CodersManager
@@ -63,7 +63,7 @@ struct ImageProcessor: Sendable {
             pixels = transform(pixels, plan: plan, upright: upright, options: options)
             frames.append(ImageFrame(pixels: pixels, duration: frame.duration))
         }
-        return try filter(Image(frames: frames, loopCount: image.loopCount), options: options)
+        return try filter(Image(frames: frames, loopCount: image.loopCount), plan: plan, options: options)
     }
 
     private func checkPixels(_ size: PixelSize) throws(ProxyError) {
@@ -126,7 +126,9 @@ struct ImageProcessor: Sendable {
         return resized.applying(flip).cropped(to: plan.box)
     }
 
-    private func filter(_ image: Image, options: ProcessingOptions) throws(ProxyError) -> Image {
+    /// Blur, sharpen and pixelate (imgproxy's `applyFilters`), then the canvas the plan extends and pads the
+    /// result to, then the background.
+    private func filter(_ image: Image, plan: ProcessingPlan, options: ProcessingOptions) throws(ProxyError) -> Image {
         var image = image
         if options.blur > 0, let blurred = ImageTransformers.Blur(radius: options.blur).transform(image, forKey: "") {
             image = blurred
@@ -136,6 +138,17 @@ struct ImageProcessor: Sendable {
                 ImageFrame(pixels: RasterOps.sharpen(frame.pixels, blurred: soft.pixels), duration: frame.duration)
             }
             image = image.with(frames: frames)
+        }
+        if options.pixelate > 1 {
+            image = image.with(frames: image.frames.map {
+                ImageFrame(pixels: RasterOps.pixelated($0.pixels, block: options.pixelate), duration: $0.duration)
+            })
+        }
+        let canvas = plan.canvas
+        if canvas.x != 0 || canvas.y != 0 || canvas.width != plan.box.width || canvas.height != plan.box.height {
+            image = image.with(frames: image.frames.map {
+                ImageFrame(pixels: $0.pixels.embedded(in: plan.result, at: (canvas.x, canvas.y)), duration: $0.duration)
+            }, hasAlpha: true)
         }
         if let background = options.background {
             image = image.with(frames: image.frames.map {

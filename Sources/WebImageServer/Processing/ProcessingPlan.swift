@@ -2,8 +2,9 @@ import Foundation
 import WebImage
 
 /// Where every pixel of a result comes from, worked out from the options and the upright source size alone,
-/// with imgproxy's geometry (`processing/prepare.go`, `crop.go`, `calc_position.go`): an optional crop of the
-/// source, a resize of that region, and a crop of the resized region to the result size.
+/// with imgproxy's geometry (`processing/prepare.go`, `crop.go`, `calc_position.go`, `extend.go`,
+/// `padding.go`): an optional crop of the source, a resize of that region, a crop of the resized region to the
+/// requested size, and a canvas that extends and pads it.
 struct ProcessingPlan: Sendable, Hashable {
     /// The upright source size the plan was made for.
     var source: PixelSize
@@ -13,10 +14,15 @@ struct ProcessingPlan: Sendable, Hashable {
     var scaled: PixelSize
     /// The part of the resized (and flipped) region kept; the whole of it when the result size does not cut it.
     var box: PixelRect
+    /// The result: the box extended (to the requested size, then to its aspect ratio) and padded, and where
+    /// the box sits in it; the box itself when nothing extends or pads.
+    var canvas: PixelRect
     /// The result's size.
-    var result: PixelSize { PixelSize(width: box.width, height: box.height) }
+    var result: PixelSize { PixelSize(width: canvas.width, height: canvas.height) }
     /// The largest factor the source is scaled by in either direction (what decoding at a reduced size may use).
     var scale: Double
+    /// What sizes given in the URL (padding, pixelate) are multiplied by: `dpr`, lowered as the result is.
+    var dprScale: Double
 
     /// The largest result allowed: a larger one is scaled down, keeping its aspect ratio, until it fits.
     struct Limits: Sendable, Hashable {
@@ -30,8 +36,7 @@ struct ProcessingPlan: Sendable, Hashable {
         let regionSize = PixelSize(width: region.width, height: region.height)
         var scales = Scales(region: regionSize, options: options)
         var sizes = Sizes(region: regionSize, scales: scales, options: options)
-        let out = PixelSize(width: Self.minNonZero(sizes.scaled.width, sizes.crop.width),
-                            height: Self.minNonZero(sizes.scaled.height, sizes.crop.height))
+        let out = sizes.outer(options: options, dprScale: scales.dpr)
         let down = min(Double(limits.maxSide) / Double(max(out.width, out.height)),
                        (Double(limits.maxPixels) / Double(out.pixelCount)).squareRoot())
         if down < 1 {
@@ -46,7 +51,37 @@ struct ProcessingPlan: Sendable, Hashable {
         let origin = Self.position(boxSize, in: scaled, gravity: options.gravity, offsetX: options.gravityOffsetX,
                                    offsetY: options.gravityOffsetY, offsetScale: scales.dpr)
         box = PixelRect(x: origin.x, y: origin.y, width: boxSize.width, height: boxSize.height)
+        canvas = Self.canvas(around: boxSize, sizes: sizes, options: options, dprScale: scales.dpr)
         scale = max(scales.width, scales.height)
+        dprScale = scales.dpr
+    }
+
+    /// The box's canvas: extended to the requested size, then to its aspect ratio, each placed by its gravity,
+    /// then padded; `x` and `y` are where the box sits in it.
+    private static func canvas(around box: PixelSize, sizes: Sizes, options: ProcessingOptions,
+                               dprScale: Double) -> PixelRect {
+        var size = box, x = 0, y = 0
+        func extend(to target: PixelSize, _ rule: ProcessingOptions.Extension) {
+            guard target.width > size.width || target.height > size.height else { return }
+            let whole = PixelSize(width: max(target.width, size.width), height: max(target.height, size.height))
+            let at = position(size, in: whole, gravity: rule.gravity, offsetX: rule.offsetX,
+                              offsetY: rule.offsetY, offsetScale: dprScale)
+            (size, x, y) = (whole, x + at.x, y + at.y)
+        }
+        if let rule = options.extend { extend(to: sizes.target, rule) }
+        if let rule = options.extendAspectRatio, let ratio = sizes.aspectRatioBox(options: options) {
+            extend(to: ratio, rule)
+        }
+        let padding = padding(options.padding, dprScale: dprScale)
+        return PixelRect(x: x + padding.left, y: y + padding.top, width: size.width + padding.left + padding.right,
+                         height: size.height + padding.top + padding.bottom)
+    }
+
+    /// The padding in result pixels (each side times `dprScale`, rounded half to even).
+    static func padding(_ padding: ProcessingOptions.Padding, dprScale: Double) -> ProcessingOptions.Padding {
+        ProcessingOptions.Padding(top: evenScaled(padding.top, by: dprScale), right: evenScaled(padding.right, by: dprScale),
+                                  bottom: evenScaled(padding.bottom, by: dprScale),
+                                  left: evenScaled(padding.left, by: dprScale))
     }
 
     /// The resize factors of each side and the scale the requested size is multiplied by (`dpr`, lowered when
@@ -80,30 +115,45 @@ struct ProcessingPlan: Sendable, Hashable {
                     shrinkY = shrinkX
                 }
             }
+            shrinkX /= options.zoomX
+            shrinkY /= options.zoomY
             dpr = options.dpr
             if !options.enlarge {
                 let least = min(shrinkX, shrinkY)
                 if least < 1 {
                     shrinkX /= least
                     shrinkY /= least
-                    dpr /= least
+                    if options.extend == nil { dpr /= least }
                 }
                 // The largest dpr that keeps the requested box inside the unenlarged image.
                 dpr = min(dpr, min(shrinkX, shrinkY))
+            }
+            if options.minWidth > 0, sourceWidth / Double(options.minWidth) < shrinkX {
+                let least = sourceWidth / Double(options.minWidth)
+                shrinkY /= shrinkX / least
+                shrinkX = least
+            }
+            if options.minHeight > 0, sourceHeight / Double(options.minHeight) < shrinkY {
+                let least = sourceHeight / Double(options.minHeight)
+                shrinkX /= shrinkY / least
+                shrinkY = least
             }
             width = 1 / min(shrinkX / dpr, sourceWidth)
             height = 1 / min(shrinkY / dpr, sourceHeight)
         }
     }
 
-    /// The resized region and the size it is cut to (0: that side is not cut).
+    /// The requested size in result pixels, the resized region and the size it is cut to (0: that side is not
+    /// cut).
     private struct Sizes {
+        var target: PixelSize
         var scaled: PixelSize
         var crop: PixelSize
 
         init(region: PixelSize, scales: Scales, options: ProcessingOptions) {
-            let target = PixelSize(width: ProcessingPlan.scaled(options.width, by: scales.dpr),
-                                   height: ProcessingPlan.scaled(options.height, by: scales.dpr))
+            let target = PixelSize(width: ProcessingPlan.scaled(options.width, by: scales.dpr * options.zoomX),
+                                   height: ProcessingPlan.scaled(options.height, by: scales.dpr * options.zoomY))
+            self.target = target
             scaled = PixelSize(width: ProcessingPlan.scaled(region.width, by: scales.width),
                                height: ProcessingPlan.scaled(region.height, by: scales.height))
             crop = target
@@ -118,6 +168,42 @@ struct ProcessingPlan: Sendable, Hashable {
                 crop = PixelSize(width: ProcessingPlan.scaled(scaled.height, by: Double(target.width) / Double(target.height)),
                                  height: scaled.height)
             }
+        }
+
+        /// The result without extending, cut to the requested size.
+        var uncut: PixelSize {
+            PixelSize(width: ProcessingPlan.minNonZero(scaled.width, crop.width),
+                      height: ProcessingPlan.minNonZero(scaled.height, crop.height))
+        }
+
+        /// The smallest box of the requested aspect ratio around the uncut result (`extend_aspect_ratio`); nil
+        /// when a side is not requested or the ratio already holds.
+        func aspectRatioBox(options: ProcessingOptions) -> PixelSize? {
+            guard target.width > 0, target.height > 0 else { return nil }
+            let out = uncut
+            let overWidth = Double(target.width) / Double(out.width), overHeight = Double(target.height) / Double(out.height)
+            if overHeight > overWidth {
+                return PixelSize(width: out.width,
+                                 height: ProcessingPlan.scaled(out.width, by: Double(target.height) / Double(target.width)))
+            }
+            if overWidth > overHeight {
+                return PixelSize(width: ProcessingPlan.scaled(out.height, by: Double(target.width) / Double(target.height)),
+                                 height: out.height)
+            }
+            return nil
+        }
+
+        /// The result's size with its extensions and padding, which the output limits apply to.
+        func outer(options: ProcessingOptions, dprScale: Double) -> PixelSize {
+            var out = uncut
+            if options.extend != nil {
+                out = PixelSize(width: max(out.width, target.width), height: max(out.height, target.height))
+            } else if options.extendAspectRatio != nil, let ratio = aspectRatioBox(options: options) {
+                out = PixelSize(width: max(out.width, ratio.width), height: max(out.height, ratio.height))
+            }
+            let padding = ProcessingPlan.padding(options.padding, dprScale: dprScale)
+            return PixelSize(width: out.width + padding.left + padding.right,
+                             height: out.height + padding.top + padding.bottom)
         }
     }
 
@@ -176,11 +262,11 @@ struct ProcessingPlan: Sendable, Hashable {
     }
 
     /// `length × factor` rounded half to even (imgproxy's `imath.ScaleToEven`).
-    private static func evenScaled(_ length: Int, by factor: Double) -> Int {
+    static func evenScaled(_ length: Int, by factor: Double) -> Int {
         length == 0 ? 0 : Int((Double(length) * factor).rounded(.toNearestOrEven))
     }
 
-    private static func minNonZero(_ a: Int, _ b: Int) -> Int {
+    static func minNonZero(_ a: Int, _ b: Int) -> Int {
         a == 0 ? b : b == 0 ? a : min(a, b)
     }
 }

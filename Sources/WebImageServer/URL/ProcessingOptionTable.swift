@@ -33,14 +33,14 @@ enum ProcessingOptionTable {
             try arguments.set(1, &options.width, arguments.dimension)
             try arguments.set(2, &options.height, arguments.dimension)
             try arguments.set(3, &options.enlarge, arguments.boolean)
-            try extend(arguments, from: 4)
+            try extensionRule(arguments, from: 4, into: &options.extend)
         },
         spec(["size", "s"]) { arguments, options throws(ProxyError) in
             try arguments.count(1...7)
             try arguments.set(0, &options.width, arguments.dimension)
             try arguments.set(1, &options.height, arguments.dimension)
             try arguments.set(2, &options.enlarge, arguments.boolean)
-            try extend(arguments, from: 3)
+            try extensionRule(arguments, from: 3, into: &options.extend)
         },
         spec(["resizing_type", "rt"]) { arguments, options throws(ProxyError) in
             try arguments.single(&options.resizingType, arguments.resizingType)
@@ -54,9 +54,42 @@ enum ProcessingOptionTable {
         spec(["enlarge", "el"]) { arguments, options throws(ProxyError) in
             try arguments.single(&options.enlarge, arguments.boolean)
         },
-        spec(["extend", "ex"]) { arguments, _ throws(ProxyError) in
+        spec(["extend", "ex"]) { arguments, options throws(ProxyError) in
             try arguments.count(1...4)
-            try extend(arguments, from: 0)
+            try extensionRule(arguments, from: 0, into: &options.extend)
+        },
+        spec(["extend_aspect_ratio", "extend_ar", "exar"]) { arguments, options throws(ProxyError) in
+            try arguments.count(1...4)
+            try extensionRule(arguments, from: 0, into: &options.extendAspectRatio)
+        },
+        spec(["min-width", "mw"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.minWidth, arguments.dimension)
+        },
+        spec(["min-height", "mh"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.minHeight, arguments.dimension)
+        },
+        spec(["zoom", "z"]) { arguments, options throws(ProxyError) in
+            try arguments.count(1...2)
+            func zoom(_ text: Substring) throws(ProxyError) -> Double {
+                let value = try arguments.number(text, in: 0...100)
+                guard value > 0 else { throw .badRequest("zoom must be above 0, not \(text)") }
+                return value
+            }
+            try arguments.set(0, &options.zoomX, zoom)
+            options.zoomY = options.zoomX
+            try arguments.set(1, &options.zoomY, zoom)
+        },
+        spec(["padding", "pd"]) { arguments, options throws(ProxyError) in
+            try arguments.count(1...4)
+            func side(_ index: Int) throws(ProxyError) -> Int? {
+                index < arguments.values.count && !arguments.values[index].isEmpty
+                    ? try arguments.integer(arguments.values[index], in: 0...arguments.maxDimension) : nil
+            }
+            // CSS's shorthand: top, then right (else top), bottom (else top), left (else right).
+            let top = try side(0) ?? 0
+            let right = try side(1) ?? top
+            options.padding = ProcessingOptions.Padding(top: top, right: right, bottom: try side(2) ?? top,
+                                                        left: try side(3) ?? right)
         },
         spec(["dpr"]) { arguments, options throws(ProxyError) in
             try arguments.single(&options.dpr) { text throws(ProxyError) in
@@ -134,6 +167,9 @@ enum ProcessingOptionTable {
     ]
 
     static let filters: [ProcessingOptionSpec] = [
+        spec(["pixelate", "pix"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.pixelate) { text throws(ProxyError) in try arguments.integer(text, in: 0...1000) }
+        },
         spec(["blur", "bl"]) { arguments, options throws(ProxyError) in
             try arguments.single(&options.blur) { text throws(ProxyError) in try arguments.number(text, in: 0...100) }
         },
@@ -154,8 +190,7 @@ enum ProcessingOptionTable {
 
     /// imgproxy's open-source options the service does not carry out yet: refused by name (400), never ignored.
     static let notYetSupported: Set<String> = [
-        "min-width", "mw", "min-height", "mh", "zoom", "z", "extend_aspect_ratio", "extend_ar", "exar", "trim", "t",
-        "padding", "pd", "pixelate", "pix", "watermark", "wm", "keep_copyright", "kcr", "strip_color_profile",
+        "trim", "t", "watermark", "wm", "keep_copyright", "kcr", "strip_color_profile",
         "scp", "enforce_thumbnail", "eth", "skip_processing", "skp", "raw", "filename", "fn", "return_attachment",
         "att", "max_src_resolution", "msr", "max_src_file_size", "msfs", "max_animation_frames", "maf",
         "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd",
@@ -187,12 +222,19 @@ enum ProcessingOptionTable {
         ProcessingOptionSpec(names: names, effect: effect, apply: apply)
     }
 
-    /// `extend` and its gravity from argument `index` on: false (or absent) is what the service does; true is
-    /// refused until extending exists, rather than answered with an image that is not extended.
-    private static func extend(_ arguments: OptionArguments, from index: Int) throws(ProxyError) {
-        var extends = false
-        try arguments.set(index, &extends, arguments.boolean)
-        if arguments.values.count > index + 1 { _ = try arguments.gravity(Array(arguments.values[(index + 1)...])) }
-        guard !extends else { throw .badRequest("extend is not supported yet: give extend false or leave it out") }
+    /// An extension (`extend`, `extend_aspect_ratio`, and `resize`'s and `size`'s last arguments): on or off,
+    /// then its gravity (no smart gravity: imgproxy has none for extending).
+    private static func extensionRule(_ arguments: OptionArguments, from index: Int,
+                                  into target: inout ProcessingOptions.Extension?) throws(ProxyError) {
+        guard index < arguments.values.count, !arguments.values[index].isEmpty else { return }
+        guard try arguments.boolean(arguments.values[index]) else {
+            target = nil
+            return
+        }
+        var rule = ProcessingOptions.Extension()
+        if arguments.values.count > index + 1 {
+            (rule.gravity, rule.offsetX, rule.offsetY) = try arguments.gravity(Array(arguments.values[(index + 1)...]))
+        }
+        target = rule
     }
 }

@@ -40,6 +40,21 @@ public struct ProcessingOptions: Sendable, Hashable {
         public var offsetY = 0.0
     }
 
+    /// Extending the result to the requested size (`extend`) or aspect ratio (`extend_aspect_ratio`) with
+    /// transparent pixels (the `background` colour where the format has no alpha), the image placed by gravity.
+    public struct Extension: Sendable, Hashable {
+        /// Default ``Gravity/center``.
+        public var gravity: Gravity = .center
+        /// Offsets as ``ProcessingOptions/gravityOffsetX``. Default 0.
+        public var offsetX = 0.0
+        public var offsetY = 0.0
+    }
+
+    /// Transparent margins added around the result, in pixels before `dpr` (imgproxy's `padding`).
+    public struct Padding: Sendable, Hashable {
+        public var top = 0, right = 0, bottom = 0, left = 0
+    }
+
     /// Default ``ResizingType/fit``.
     public var resizingType: ResizingType = .fit
     /// Target width in pixels; 0 (the default) follows the height and the aspect ratio.
@@ -48,6 +63,14 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var height = 0
     /// Allow results larger than the source. Default false.
     public var enlarge = false
+    /// The smallest width the result may have, raising the scale (imgproxy's `min-width`); 0 (the default): none.
+    public var minWidth = 0
+    /// The smallest height the result may have; 0 (the default): none.
+    public var minHeight = 0
+    /// Multiplies the scale and the requested width (imgproxy's `zoom`). Default 1.
+    public var zoomX = 1.0
+    /// Multiplies the scale and the requested height. Default 1.
+    public var zoomY = 1.0
     /// Multiplies ``width`` and ``height`` (for high-density screens). Default 1.
     public var dpr = 1.0
     /// Default ``Gravity/center``.
@@ -65,6 +88,14 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var formatQuality: [ImageFormat: Int] = [:]
     /// Output format; nil (the default) negotiates from `Accept`, else the source's format.
     public var format: ImageFormat?
+    /// Extend to the requested size; nil (the default): no.
+    public var extend: Extension?
+    /// Extend to the requested aspect ratio; nil (the default): no.
+    public var extendAspectRatio: Extension?
+    /// Default none.
+    public var padding = Padding()
+    /// The side of the squares the result is pixelated into (times `dpr`); 0 or 1 (the default): none.
+    public var pixelate = 0
     /// Gaussian blur's standard deviation in pixels; 0 (the default) leaves the image sharp.
     public var blur = 0.0
     /// Sharpening strength (an unsharp mask's sigma); 0 (the default) does not sharpen.

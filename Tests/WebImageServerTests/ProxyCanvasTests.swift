@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import WebImage
+@testable import WebImageServer
+
+/// extend, extend_aspect_ratio, padding, flip and pixelate over real HTTP, with pixel probes.
+@Suite struct ProxyCanvasTests {
+    static func answer(_ options: String, ext: String = "png") async throws -> Image {
+        var image: Image?
+        try await ProxyOptionTests.withPhoto { harness in
+            let answer = try await harness.get(harness.signedPath(options, source: "/photo.jpg", ext: ext))
+            #expect(answer.status == 200, "\(options): \(answer.text)")
+            image = try answer.image()
+        }
+        return try #require(image)
+    }
+
+    static func alpha(_ image: Image, _ x: Int, _ y: Int) -> UInt8 { image.pixels.rgba8(x: x, y: y)[3] }
+
+    /// 300×225 extended to 300×300: 38 transparent rows above and 37 below in PNG; with a background, those
+    /// rows take its colour.
+    @Test func extendPlacesTheImageByGravity() async throws {
+        let centred = try await Self.answer("rs:fit:300:300:0:1")
+        #expect(centred.pixelSize == PixelSize(width: 300, height: 300))
+        #expect(Self.alpha(centred, 150, 37) == 0 && Self.alpha(centred, 150, 38) == 255)
+        #expect(Self.alpha(centred, 150, 262) == 255 && Self.alpha(centred, 150, 263) == 0)
+        let top = try await Self.answer("rs:fit:300:300/ex:1:no")
+        #expect(Self.alpha(top, 150, 224) == 255 && Self.alpha(top, 150, 225) == 0)
+        let filled = try await Self.answer("rs:fit:300:300:0:1/bg:00ff00")
+        #expect(filled.pixels.rgba8(x: 150, y: 10) == [0, 255, 0, 255])
+    }
+
+    @Test func extendAspectRatioAndPadding() async throws {
+        let square = try await Self.answer("rs:fit:800:800/exar:1:we")
+        #expect(square.pixelSize == PixelSize(width: 400, height: 400))
+        #expect(Self.alpha(square, 200, 49) == 0 && Self.alpha(square, 200, 50) == 255)
+        let padded = try await Self.answer("w:200/pd:10:20")
+        #expect(padded.pixelSize == PixelSize(width: 240, height: 170))
+        #expect(Self.alpha(padded, 19, 80) == 0 && Self.alpha(padded, 20, 80) == 255)
+        #expect(Self.alpha(padded, 120, 9) == 0 && Self.alpha(padded, 120, 10) == 255)
+        #expect(Self.alpha(padded, 220, 80) == 0 && Self.alpha(padded, 120, 160) == 0)
+    }
+
+    /// The fixture's red grows from left to right: a horizontal flip reverses it.
+    @Test func flipMirrors() async throws {
+        let plain = try await Self.answer("w:100"), flipped = try await Self.answer("w:100/fl:1")
+        #expect(plain.pixels.rgba8(x: 5, y: 30)[0] < plain.pixels.rgba8(x: 94, y: 30)[0])
+        #expect(flipped.pixels.rgba8(x: 5, y: 30)[0] > flipped.pixels.rgba8(x: 94, y: 30)[0])
+        #expect(abs(Int(flipped.pixels.rgba8(x: 5, y: 30)[0]) - Int(plain.pixels.rgba8(x: 94, y: 30)[0])) <= 2)
+    }
+
+    /// Every 10×10 square from the top-left is one colour, and the squares differ along the gradient.
+    @Test func pixelateMakesSquares() async throws {
+        let image = try await Self.answer("w:100/pix:10")
+        #expect(image.pixelSize == PixelSize(width: 100, height: 75))
+        for (x, y) in [(0, 0), (10, 20), (90, 70)] {
+            let first = image.pixels.rgba8(x: x, y: y)
+            for dy in 0..<min(10, 75 - y) {
+                for dx in 0..<10 { #expect(image.pixels.rgba8(x: x + dx, y: y + dy) == first, "\(x + dx),\(y + dy)") }
+            }
+        }
+        #expect(image.pixels.rgba8(x: 0, y: 0) != image.pixels.rgba8(x: 90, y: 0))
+    }
+}
