@@ -102,7 +102,7 @@ public final class ImageProxy: Sendable {
         do throws(ProxyError) {
             let job = try job(for: request.path, accept: request.accept)
             let result = try await result(for: job)
-            return .result(result, for: request, variesByAccept: job.format.dependsOnAccept, ttl: ttl(job.options))
+            return .result(result, for: request, job: job, ttl: ttl(job.options))
         } catch {
             return errorResponse(error)
         }

@@ -14,7 +14,7 @@ import WebImage
         "min-height": "400", "zoom": "1.5:2", "padding": "10:20", "pixelate": "4", "dpr": "2", "gravity": "nowe:5:6", "crop": "0.5:0.5:so:1:2", "rotate": "90",
         "flip": "1:1", "auto_rotate": "1", "quality": "55", "format_quality": "webp:70", "format": "png",
         "max_bytes": "5000", "background": "ff8000", "strip_metadata": "1", "blur": "2", "sharpen": "1",
-        "cachebuster": "v2", "expires": "4102444800",
+        "cachebuster": "v2", "expires": "4102444800", "filename": "cat", "return_attachment": "1",
     ]
 
     /// Options whose only accepted values are what the service always does: they parse, and change nothing.

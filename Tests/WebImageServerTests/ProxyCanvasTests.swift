@@ -61,4 +61,22 @@ import WebImage
         }
         #expect(image.pixels.rgba8(x: 0, y: 0) != image.pixels.rgba8(x: 90, y: 0))
     }
+
+    /// imgproxy's `Content-Disposition`: the source's name or `filename`, the result's extension, `attachment`
+    /// on request; nothing in a name can break the header.
+    @Test func contentDisposition() async throws {
+        try await ProxyOptionTests.withPhoto { harness in
+            func disposition(_ options: String, ext: String? = nil) async throws -> String? {
+                try await harness.get(harness.signedPath(options, source: "/photo.jpg", ext: ext)).header("Content-Disposition")
+            }
+            #expect(try await disposition("w:10") == "inline; filename=\"photo.jpg\"")
+            #expect(try await disposition("w:10", ext: "webp") == "inline; filename=\"photo.webp\"")
+            #expect(try await disposition("w:10/fn:cat/att:1") == "attachment; filename=\"cat.jpg\"")
+            let encoded = Base64URL.encode(Array("a \"b\"\r\nX-Evil: 1 é".utf8))
+            #expect(try await disposition("w:10/fn:\(encoded):1")
+                    == "inline; filename=\"a %22b%22%0D%0AX-Evil: 1 %C3%A9.jpg\"")
+            let bad = try await harness.get(harness.signedPath("fn:!!!:1", source: "/photo.jpg"))
+            #expect(bad.status == 400)
+        }
+    }
 }

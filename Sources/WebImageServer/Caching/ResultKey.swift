@@ -41,6 +41,8 @@ enum ResultKey {
     static let leftOut: [String: String] = [
         "format": "the format bucket (`f:`) stands for it, resolved with Accept",
         "expires": "checked before any work; a live URL is the same image",
+        "filename": "only the Content-Disposition header, written per answer",
+        "returnAttachment": "only the Content-Disposition header, written per answer",
     ]
 
     private static func extensionKey(_ rule: ProcessingOptions.Extension) -> String {

@@ -1,18 +1,39 @@
 import Foundation
+import WebImage
 
 extension ProxyResponse {
-    /// The 200 (or 304 when the client's copy is current) for a result.
-    static func result(_ result: ProcessedResult, for request: ProxyRequest, variesByAccept: Bool, ttl: Int)
+    /// The 200 (or 304 when the client's copy is current) for a result of `job`.
+    static func result(_ result: ProcessedResult, for request: ProxyRequest, job: ProxyJob, ttl: Int)
         -> ProxyResponse {
         var headers = hardening
         headers.append(("Cache-Control", "public, max-age=\(max(0, ttl)), immutable"))
         headers.append(("ETag", result.etag))
         headers.append(("Last-Modified", HTTPDate.format(result.lastModified)))
-        if variesByAccept { headers.append(("Vary", "Accept")) }
+        if job.format.dependsOnAccept { headers.append(("Vary", "Accept")) }
+        headers.append(("Content-Disposition", contentDisposition(job, format: result.format)))
         if isCurrent(result, for: request) { return ProxyResponse(status: 304, headers: headers) }
         headers.append(("Content-Type", result.format.mimeType ?? "application/octet-stream"))
         headers.append(("Content-Length", String(result.data.count)))
         return ProxyResponse(status: 200, headers: headers, body: request.isHead ? Data() : result.data)
+    }
+
+    /// imgproxy's `inline; filename="NAME.EXT"` (`attachment` with `return_attachment`): NAME is the `filename`
+    /// option, else the source's file name without its extension, else `image`; EXT the result's format. Quotes,
+    /// control characters, `%` and non-ASCII bytes are percent-encoded, so no name can break the header.
+    static func contentDisposition(_ job: ProxyJob, format: ImageFormat) -> String {
+        let last = job.source.lastPathComponent
+        let stem = last == "/" ? "" : (last as NSString).deletingPathExtension
+        let name = job.options.filename ?? (stem.isEmpty ? "image" : stem)
+        var escaped = ""
+        for byte in (name + "." + (format.fileExtension ?? "bin")).utf8 {
+            if byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "%")
+                || byte == UInt8(ascii: "\\") {
+                escaped += String(format: "%%%02X", byte)
+            } else {
+                escaped.append(Character(Unicode.Scalar(byte)))
+            }
+        }
+        return "\(job.options.returnAttachment ? "attachment" : "inline"); filename=\"\(escaped)\""
     }
 
     /// `If-None-Match` wins when present (any listed tag, or `*`); else `If-Modified-Since` at or after the result.

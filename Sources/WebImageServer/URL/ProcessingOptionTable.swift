@@ -9,7 +9,8 @@ struct ProcessingOptionSpec: Sendable {
         case image
         /// It changes only the result key (a new cache entry), never the pixels.
         case keyOnly
-        /// It is checked for the request before any work and changes neither key nor image; the reason says why.
+        /// It is handled per request — checked before any work, or written into the answer's headers — and
+        /// changes neither key nor image; the reason says how.
         case request(String)
     }
 
@@ -20,7 +21,7 @@ struct ProcessingOptionSpec: Sendable {
 
 /// Every processing option the service takes, and those it refuses by name.
 enum ProcessingOptionTable {
-    static let all: [ProcessingOptionSpec] = geometry + output + filters + request
+    static let all: [ProcessingOptionSpec] = geometry + output + filters + request + headers
 
     /// Each name and alias to its option.
     static let byName: [String: ProcessingOptionSpec] = Dictionary(
@@ -188,11 +189,39 @@ enum ProcessingOptionTable {
         },
     ]
 
+    /// The answer's headers: `filename` (plain, or base64url when its second argument is true) and
+    /// `return_attachment`.
+    static let headers: [ProcessingOptionSpec] = [
+        spec(["filename", "fn"], effect: .request("only the Content-Disposition header, written per answer"))
+        { arguments, options throws(ProxyError) in
+            try arguments.count(1...2)
+            var encoded = false
+            try arguments.set(1, &encoded, arguments.boolean)
+            let text = arguments.values[0]
+            guard !text.isEmpty else {
+                options.filename = nil
+                return
+            }
+            guard encoded else {
+                options.filename = String(text)
+                return
+            }
+            guard let bytes = Base64URL.decode(text), let name = String(bytes: bytes, encoding: .utf8) else {
+                throw .badRequest("filename's base64url text does not decode")
+            }
+            options.filename = name
+        },
+        spec(["return_attachment", "att"], effect: .request("only the Content-Disposition header, written per answer"))
+        { arguments, options throws(ProxyError) in
+            try arguments.single(&options.returnAttachment, arguments.boolean)
+        },
+    ]
+
     /// imgproxy's open-source options the service does not carry out yet: refused by name (400), never ignored.
     static let notYetSupported: Set<String> = [
-        "trim", "t", "watermark", "wm", "keep_copyright", "kcr", "strip_color_profile",
-        "scp", "enforce_thumbnail", "eth", "skip_processing", "skp", "raw", "filename", "fn", "return_attachment",
-        "att", "max_src_resolution", "msr", "max_src_file_size", "msfs", "max_animation_frames", "maf",
+        "trim", "t", "watermark", "wm", "keep_copyright", "kcr", "strip_color_profile", "scp", "enforce_thumbnail",
+        "eth", "skip_processing", "skp", "raw", "max_src_resolution", "msr", "max_src_file_size", "msfs",
+        "max_animation_frames", "maf",
         "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd",
     ]
 

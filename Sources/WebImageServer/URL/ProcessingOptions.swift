@@ -112,6 +112,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var stripMetadata = true
     /// Lower the quality until the result fits in this many bytes; 0 (the default) means no limit.
     public var maxBytes = 0
+    /// The name in `Content-Disposition` before its extension (imgproxy's `filename`); nil (the default): the
+    /// source's file name without its extension, else `image`.
+    public var filename: String?
+    /// Answer with `Content-Disposition: attachment` rather than `inline`. Default false.
+    public var returnAttachment = false
     /// Ignored by processing; only changes the cache key (imgproxy's `cachebuster`). Default empty.
     public var cacheBuster = ""
     /// A Unix time after which the URL answers 404; nil (the default) never expires.
