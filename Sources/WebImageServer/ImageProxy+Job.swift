@@ -22,7 +22,8 @@ extension ImageProxy {
         let source = try configuration.sources.policy.check(parsed.source)
         let format = FormatChoice(explicit: options.format ?? parsed.extensionFormat, accept: accept,
                                   negotiates: configuration.responses.negotiatesFormat,
-                                  negotiatesAVIF: configuration.responses.negotiatesAVIF)
+                                  negotiatesAVIF: configuration.responses.negotiatesAVIF,
+                                  preferred: preferredFormats)
         let key = ResultKey.make(source: source.absoluteString, options: options, format: format,
                                  quality: configuration.processing.qualityDefaults)
         return ProxyJob(source: source, options: options, format: format, key: key)

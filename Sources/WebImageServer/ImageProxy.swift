@@ -29,6 +29,8 @@ public final class ImageProxy: Sendable {
     let limiter: WorkLimiter
     let workers: WorkerThreads
     let downloader: ImageDownloader
+    /// The configuration's preferred formats the coders can write (imgproxy drops the others the same way).
+    let preferredFormats: [ImageFormat]
     private let isStopping = Atomic<Bool>(false)
 
     /// A service with `configuration`; `resolver` turns source host names into addresses (the system's by
@@ -72,6 +74,7 @@ public final class ImageProxy: Sendable {
         limiter = WorkLimiter(workers: configuration.concurrency.workers, queueLimit: configuration.concurrency.queueSize,
                               queueDepth: statistics.instruments.queueDepth)
         workers = WorkerThreads(count: configuration.concurrency.workers)
+        preferredFormats = configuration.responses.preferredFormats.filter(configuration.processing.coders.canEncode)
     }
 
     /// False while the queue is full or the service is stopping: a load balancer should send elsewhere.

@@ -22,7 +22,7 @@ import TestSupport
         "shared-cache-connections": ["4"], "shared-cache-max-entry-bytes": ["1000"],
         "shared-cache-max-pending-writes": ["3"], "shared-cache-key-prefix": ["x:"], "workers": ["13"],
         "queue": ["5"], "retry-after": ["4"], "preset": ["thumb=rs:fill:100:100"], "quality": ["55"],
-        "format-quality": ["webp=70"],
+        "format-quality": ["webp=70"], "preferred-format": ["webp", "png"],
         "no-negotiation": ["true"], "no-avif-negotiation": ["true"], "ttl": ["60"], "error-ttl": ["3"],
         "drain-seconds": ["5"], "log-level": ["debug"], "access-log": ["false"],
     ]

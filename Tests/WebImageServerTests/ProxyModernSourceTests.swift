@@ -17,7 +17,8 @@ import WebImage
         var testDescription: String { "\(path) \(options) → \(contentType)" }
     }
 
-    /// A source the service writes stays in its format; an opaque HEIC or JPEG XL becomes JPEG.
+    /// With no format asked or negotiated, a source in a preferred format (imgproxy's default JPEG, PNG, GIF)
+    /// keeps it; any other becomes the first preferred format that holds the result: JPEG when opaque.
     @Test(arguments: [
         Case(path: "heif/arrow.heic", options: "rs:fit:300:300", contentType: "image/jpeg",
              size: PixelSize(width: 225, height: 300)),
@@ -25,8 +26,12 @@ import WebImage
              size: PixelSize(width: 100, height: 100)),
         Case(path: "heif/colors-with-alpha.heic", options: "w:32", contentType: "image/png",
              size: PixelSize(width: 32, height: 32)),
-        Case(path: "avif/Ronda_rotate90.avif", options: "w:270", contentType: "image/avif",
+        Case(path: "avif/Ronda_rotate90.avif", options: "w:270", contentType: "image/jpeg",
              size: PixelSize(width: 270, height: 480)),
+        Case(path: "avif/Ronda_rotate90.avif", options: "w:270/f:avif", contentType: "image/avif",
+             size: PixelSize(width: 270, height: 480)),
+        Case(path: "jxl/sunset_logo.jxl", options: "w:231/f:jxl", contentType: "image/jxl",
+             size: PixelSize(width: 231, height: 347)),
         Case(path: "avif/Chimera_10bit_cropped_to_1920x1008.avif", options: "w:480/f:webp", contentType: "image/webp",
              size: PixelSize(width: 480, height: 252)),
         Case(path: "jxl/bench_oriented_brg.jxl", options: "w:303", contentType: "image/jpeg",
@@ -84,8 +89,8 @@ import WebImage
     }
 
     /// An `avis` sequence stays animated in a format that holds animations and becomes its first frame as an
-    /// AVIF result (as every animated source does); an animated JPEG XL with no format asked becomes an
-    /// animated GIF.
+    /// AVIF result (as every animated source does); an animated AVIF or JPEG XL with no format asked becomes
+    /// an animated GIF, the first preferred format that holds an animation.
     @Test func animatedSources() async throws {
         try await ProxyHarness.with { harness in
             harness.serve("/seq", try TestCorpus.data("avif/colors-animated-8bpc.avif"), contentType: "image/avif")
@@ -96,9 +101,12 @@ import WebImage
             #expect(try webp.image().frameCount == 5 && webp.image().pixelSize == PixelSize(width: 75, height: 75))
             let gif = try await harness.get(harness.signedPath("w:75/f:gif", source: "/seq"))
             #expect(try gif.image().frameCount == 5)
-            let avif = try await harness.get(harness.signedPath("w:75", source: "/seq"))
+            let avif = try await harness.get(harness.signedPath("w:75/f:avif", source: "/seq"))
             #expect(avif.header("Content-Type") == "image/avif")
             #expect(try avif.image().frameCount == 1)
+            let preferred = try await harness.get(harness.signedPath("w:75", source: "/seq"))
+            #expect(preferred.header("Content-Type") == "image/gif")
+            #expect(try preferred.image().frameCount == 5)
             let jxl = try await harness.get(harness.signedPath("w:64", source: "/anim"))
             #expect(jxl.header("Content-Type") == "image/gif")
             let frames = try jxl.image()

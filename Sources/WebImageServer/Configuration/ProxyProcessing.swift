@@ -32,10 +32,13 @@ extension ImageProxyConfiguration {
     /// The format and cache headers of the answers.
     public struct Responses: Sendable {
         /// Choose AVIF, WebP or the source format from `Accept` when the URL names no format (and send
-        /// `Vary: Accept`); false always answers the source format, for CDNs that ignore `Vary`. Default true.
-        /// A HEIC, HEIF or JPEG XL source, a format the service does not write, is answered as JPEG (PNG when
-        /// transparent, GIF when animated).
+        /// `Vary: Accept`); false never looks at `Accept`, for CDNs that ignore `Vary`. Default true.
         public var negotiatesFormat: Bool
+        /// The formats a result is answered in when neither the URL nor negotiation names one (imgproxy's
+        /// `IMGPROXY_PREFERRED_FORMATS`): a source in one of them keeps its format; any other is answered in the
+        /// first that can hold the result (an animation: GIF or WebP; transparency: not JPEG). Formats the
+        /// coders cannot write are left out. Default imgproxy's: JPEG, PNG, GIF.
+        public var preferredFormats: [ImageFormat]
         /// Whether negotiation may choose AVIF (before WebP) for clients that list `image/avif`; false keeps
         /// negotiation to WebP, for services that would rather not pay AVIF's encoding CPU. Default true.
         public var negotiatesAVIF: Bool
@@ -44,9 +47,11 @@ extension ImageProxyConfiguration {
         /// `max-age` of 5xx answers, in seconds, so a CDN retries soon. Default 10 s.
         public var errorCacheTTL: Int
 
-        public init(negotiatesFormat: Bool = true, negotiatesAVIF: Bool = true, cacheTTL: Int = 31_536_000,
+        public init(negotiatesFormat: Bool = true, negotiatesAVIF: Bool = true,
+                    preferredFormats: [ImageFormat] = [.jpeg, .png, .gif], cacheTTL: Int = 31_536_000,
                     errorCacheTTL: Int = 10) {
             self.negotiatesFormat = negotiatesFormat
+            self.preferredFormats = preferredFormats
             self.negotiatesAVIF = negotiatesAVIF
             self.cacheTTL = cacheTTL
             self.errorCacheTTL = errorCacheTTL

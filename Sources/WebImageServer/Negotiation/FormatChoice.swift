@@ -3,54 +3,69 @@ import WebImage
 /// The output format of one request, decided before the source is known, and whether `Accept` decided it
 /// (then the answer varies by `Accept`).
 ///
-/// It is the format part of the result key: `avif`, `webp`, an explicit format, or `source` (the source's own
-/// format when the service writes it, else one chosen from the result: see ``fallback(for:)``), so every
-/// request of one bucket shares one result.
+/// It is the format part of the result key: `avif`, `webp`, an explicit format, or `source` with the preferred
+/// formats (the source's own format when it is one of them, else the first of them that holds the result: see
+/// ``fallback(for:)``), so every request of one bucket shares one result.
 struct FormatChoice: Sendable, Hashable {
-    /// The format named or negotiated; nil follows the source.
+    /// The format named or negotiated; nil follows the source and the preferred formats.
     var format: ImageFormat?
     var dependsOnAccept: Bool
-
-    /// The formats the service writes.
-    static let encodable: Set<ImageFormat> = [.jpeg, .png, .gif, .webp, .avif]
+    /// imgproxy's `IMGPROXY_PREFERRED_FORMATS`: a source in one of them is answered in it, any other in the first
+    /// that holds the result. Never empty.
+    var preferred: [ImageFormat]
 
     /// The URL's format (`format:` or the extension) if any; else, negotiating, AVIF when the client lists it
-    /// (and `negotiatesAVIF`), then WebP when it lists that; else the source's.
-    init(explicit: ImageFormat?, accept: String?, negotiates: Bool, negotiatesAVIF: Bool = true) {
+    /// (and `negotiatesAVIF`), then WebP when it lists that; else the source's, or a preferred one.
+    init(explicit: ImageFormat?, accept: String?, negotiates: Bool, negotiatesAVIF: Bool = true,
+         preferred: [ImageFormat] = [.jpeg, .png, .gif]) {
         let header = AcceptHeader(accept)
         func listed(_ type: String) -> Bool { (header.explicitQuality(of: type) ?? 0) > 0 }
         if let explicit {
-            self.init(format: explicit, dependsOnAccept: false)
+            self.init(format: explicit, dependsOnAccept: false, preferred: preferred)
         } else if !negotiates {
-            self.init(format: nil, dependsOnAccept: false)
+            self.init(format: nil, dependsOnAccept: false, preferred: preferred)
         } else if negotiatesAVIF, listed("image/avif") {
-            self.init(format: .avif, dependsOnAccept: true)
+            self.init(format: .avif, dependsOnAccept: true, preferred: preferred)
         } else if listed("image/webp") {
-            self.init(format: .webp, dependsOnAccept: true)
+            self.init(format: .webp, dependsOnAccept: true, preferred: preferred)
         } else {
-            self.init(format: nil, dependsOnAccept: true)
+            self.init(format: nil, dependsOnAccept: true, preferred: preferred)
         }
     }
 
-    init(format: ImageFormat?, dependsOnAccept: Bool) {
+    init(format: ImageFormat?, dependsOnAccept: Bool, preferred: [ImageFormat] = [.jpeg, .png, .gif]) {
         self.format = format
         self.dependsOnAccept = dependsOnAccept
+        self.preferred = preferred.isEmpty ? [.jpeg] : preferred
     }
 
     /// The bucket's name in the result key.
-    var keyComponent: String { format?.rawValue ?? "source" }
+    var keyComponent: String {
+        format?.rawValue ?? "source(" + preferred.map(\.rawValue).joined(separator: ",") + ")"
+    }
 
-    /// The format written for a source of `source` format; nil when the source's own format is asked for and
-    /// the service does not write it (HEIC, HEIF, JPEG XL): then ``fallback(for:)`` picks it from the result.
+    /// Whether the result keeps every frame: in a format that holds an animation, or when the result decides
+    /// the format.
+    func keepsFrames(source: ImageFormat) -> Bool {
+        resolved(source: source).map(Self.holdsAnimation) ?? true
+    }
+
+    /// The format written for a source of `source` format; nil when the source's format is not a preferred
+    /// one: then ``fallback(for:)`` picks it from the result.
     func resolved(source: ImageFormat) -> ImageFormat? {
-        format ?? (Self.encodable.contains(source) ? source : nil)
+        format ?? (preferred.contains(source) ? source : nil)
     }
 
-    /// The format for a result whose source format the service does not write, as imgproxy picks it among its
-    /// default preferred formats (JPEG, PNG, GIF): GIF for an animation, PNG when a pixel is transparent,
-    /// else JPEG.
-    static func fallback(for result: Image) -> ImageFormat {
-        if result.frameCount > 1 { return .gif }
-        return result.hasAlpha ? .png : .jpeg
+    /// imgproxy's `findBestFormat`: the first preferred format that can hold the result (an animation, a
+    /// transparent pixel), else the first preferred format.
+    func fallback(for result: Image) -> ImageFormat {
+        preferred.first { format in
+            (result.frameCount == 1 || Self.holdsAnimation(format)) && (!result.hasAlpha || Self.holdsAlpha(format))
+        } ?? preferred[0]
     }
+
+    /// The formats imgproxy saves animations in.
+    static func holdsAnimation(_ format: ImageFormat) -> Bool { format == .gif || format == .webp }
+
+    static func holdsAlpha(_ format: ImageFormat) -> Bool { format != .jpeg && format != .bmp }
 }

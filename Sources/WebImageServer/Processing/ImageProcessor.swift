@@ -17,8 +17,7 @@ struct ImageProcessor: Sendable {
         let header = try header(of: source)
         try checkPixels(header.codedSize)
         let named = choice.resolved(source: header.format)
-        // Frames are kept for the formats that hold an animation, and when the result decides the format.
-        let keepFrames = named.map { $0 == .gif || $0 == .webp || $0 == .png } ?? true
+        let keepFrames = choice.keepsFrames(source: header.format)
         let upright = uprightSize(header.pixelSize, orientation: header.orientation, rotate: options.rotate)
         let plan = ProcessingPlan(source: upright, options: options, limits: limits)
         let image = try timing.time(.decode) { () throws(ProxyError) in
@@ -27,7 +26,7 @@ struct ImageProcessor: Sendable {
         let result = try timing.time(.process) { () throws(ProxyError) in
             try transform(image, storedSize: header.pixelSize, plan: plan, options: options)
         }
-        let format = named ?? FormatChoice.fallback(for: result)
+        let format = named ?? choice.fallback(for: result)
         let bytes = try timing.time(.encode) { () throws(ProxyError) in
             try encode(result, as: format, options: options)
         }

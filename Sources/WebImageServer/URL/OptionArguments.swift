@@ -84,7 +84,9 @@ struct OptionArguments {
         case "webp": .webp
         case "gif": .gif
         case "avif": .avif
-        default: throw .badRequest("unsupported output format '\(text)' (jpg, png, webp, avif, gif)")
+        case "jxl": .jxl
+        case "heic": .heic
+        default: throw .badRequest("unsupported output format '\(text)' (jpg, png, webp, avif, gif, jxl, heic)")
         }
     }
 

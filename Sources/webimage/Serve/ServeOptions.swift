@@ -191,6 +191,19 @@ enum ServeOptions {
         .toggle("no-avif-negotiation", ["WEBIMAGE_NO_AVIF_NEGOTIATION"],
                 "Negotiate WebP but never AVIF (AVIF costs more CPU).", field: "configuration.responses.negotiatesAVIF",
                 \.configuration.responses.negotiatesAVIF, sets: false),
+        ServeOption(name: "preferred-format", variables: ["WEBIMAGE_PREFERRED_FORMATS", "IMGPROXY_PREFERRED_FORMATS"],
+                    kind: .list("FORMAT"),
+                    help: "A format results are answered in when neither the URL nor Accept names one (repeatable, "
+                        + "in order): a source in one keeps it, any other gets the first that holds the result. "
+                        + "Default jpeg, png, gif.", field: "configuration.responses.preferredFormats") { settings, given in
+            settings.configuration.responses.preferredFormats = try given.values.map { name in
+                guard let format = ImageFormat(fileExtension: name), CodersManager.shared.canEncode(to: format) else {
+                    throw CLIFailure(subject: given.origin, reason: "bad value '\(name)': give formats the service writes "
+                                     + "(jpeg, png, gif, webp, avif, jxl, heic)")
+                }
+                return format
+            }
+        },
         .number("ttl", ["WEBIMAGE_TTL", "IMGPROXY_TTL"], "max-age of successful answers, in seconds.",
                 field: "configuration.responses.cacheTTL", \.configuration.responses.cacheTTL),
         .number("error-ttl", ["WEBIMAGE_ERROR_TTL"], "max-age of 5xx answers, in seconds.",
