@@ -12,7 +12,7 @@ struct ProxyJob: Sendable {
 extension ImageProxy {
     /// Parses and checks a request path: signature (403), options (400), expiry (404), source (400/403).
     func job(for path: Substring, accept: String?) throws(ProxyError) -> ProxyJob {
-        let parsed = try ProxyPath(path)
+        let parsed = try ProxyPath(path, onlyPresets: configuration.processing.onlyPresets)
         try checkSignature(parsed)
         var options = ProcessingOptions()
         try parser.apply(parsed.optionSegments, to: &options)

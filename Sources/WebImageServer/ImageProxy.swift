@@ -40,7 +40,7 @@ public final class ImageProxy: Sendable {
         statistics = ProxyStatistics(metricsFactory: configuration.instrumentation.metricsFactory)
         accessLog = AccessLog(logger: configuration.accessLogger, inFlight: statistics.instruments.requestsInFlight)
         signer = URLSigner(keyPairs: configuration.signing.keyPairs, signatureSize: configuration.signing.signatureSize)
-        parser = OptionsParser(presets: configuration.processing.presets)
+        parser = OptionsParser(presets: configuration.processing.presets, onlyPresets: configuration.processing.onlyPresets)
         let transport = GuardedTransport(policy: configuration.sources.policy, resolver: resolver,
                                          maxRedirects: configuration.sources.maxRedirects,
                                          idleTimeout: configuration.timeouts.downloadIdle,

@@ -8,6 +8,13 @@ import TestSupport
 @Suite struct ServeOptionTableTests {
     static let key = "736563726574", salt = "68656c6c6f"
 
+    /// A presets file, as `IMGPROXY_PRESETS_PATH` names one.
+    static let presetsFile: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("serve-presets-\(getpid()).txt").path
+        try? "# thumbnails\nsmall=w:50\n\nlarge=w:500/q:90\n".write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }()
+
     /// A valid value other than the default, for every option (a new option without one fails `everyOptionHasASample`).
     static let samples: [String: [String]] = [
         "bind": ["10.0.0.1:9000"], "metrics-bind": ["127.0.0.1:9100"], "key": ["6b6579"], "salt": ["73616c74"],
@@ -21,7 +28,8 @@ import TestSupport
         "shared-cache-breaker-failures": ["5"], "shared-cache-breaker-seconds": ["2"],
         "shared-cache-connections": ["4"], "shared-cache-max-entry-bytes": ["1000"],
         "shared-cache-max-pending-writes": ["3"], "shared-cache-key-prefix": ["x:"], "workers": ["13"],
-        "queue": ["5"], "retry-after": ["4"], "preset": ["thumb=rs:fill:100:100"], "quality": ["55"],
+        "queue": ["5"], "retry-after": ["4"], "preset": ["thumb=rs:fill:100:100"], "presets-file": [presetsFile], "only-presets": ["true"],
+        "quality": ["55"],
         "format-quality": ["webp=70"], "preferred-format": ["webp", "png"],
         "no-negotiation": ["true"], "no-avif-negotiation": ["true"], "ttl": ["60"], "error-ttl": ["3"],
         "drain-seconds": ["5"], "log-level": ["debug"], "access-log": ["false"],
@@ -158,6 +166,13 @@ import TestSupport
             (["--allow-unsigned=1"], "webimage: --allow-unsigned: takes no value"),
             (["--allow-unsigned", "--preset", "thumb"], "webimage: --preset: bad value 'thumb': give NAME=OPTIONS"),
             (["--allow-unsigned", "--preset", "a=w:1", "--preset", "a=w:2"], "webimage: --preset: 'a' is given twice"),
+            (["--allow-unsigned", "--preset", "a=w:-1"],
+             "webimage: --preset: preset 'a': w takes a whole number from 0 to 16384, not '-1'"),
+            (["--allow-unsigned", "--preset", "a=pr:a"], "webimage: --preset: preset 'a': presets nest deeper than 4 levels"),
+            (["--allow-unsigned", "--preset", "a=" + String(repeating: "w:1/", count: 2000)],
+             "webimage: --preset: 'a' is longer than 4096 bytes"),
+            (["--allow-unsigned", "--presets-file", "/nonexistent/presets"],
+             "webimage: --presets-file: cannot read '/nonexistent/presets' as UTF-8 text"),
             (["--allow-unsigned", "--allowed-scheme", "file"], "webimage: --allowed-scheme: bad value 'file': give http or https"),
             (["--allow-unsigned", "--signature-size", "33"], "webimage: --signature-size: bad value '33': give at most 32"),
             (["--allow-unsigned", "--quality", "0"], "webimage: --quality: bad value '0': give a positive whole number"),

@@ -93,6 +93,31 @@ import WebImage
         }
     }
 
+    /// imgproxy's `default` preset applies before the URL's options; presets-only mode reads one segment of
+    /// preset names, whatever it holds.
+    @Test func defaultPresetAndPresetsOnlyMode() throws {
+        let presets = ["default": "q:70/w:20", "thumb": "rs:fill:300:300", "sharp": "sh:1"]
+        var options = ProcessingOptions()
+        try OptionsParser(presets: presets).apply(["w:10"], to: &options)
+        #expect(options.quality == 70 && options.width == 10)
+        let parser = OptionsParser(presets: presets, onlyPresets: true)
+        let path = try ProxyPath("/_/thumb:sharp/plain/http%3A%2F%2Fa.test%2Fx.jpg", onlyPresets: true)
+        #expect(path.optionSegments == ["thumb:sharp"] && path.source == "http://a.test/x.jpg")
+        options = ProcessingOptions()
+        try parser.apply(path.optionSegments, to: &options)
+        #expect(options.width == 300 && options.sharpen == 1 && options.quality == 70)
+        #expect(throws: ProxyError.badRequest("unknown preset 'w'")) {
+            var plain = ProcessingOptions()
+            try parser.apply(["w:10"], to: &plain)
+        }
+        #expect(throws: ProxyError.badRequest("the path has no source URL")) {
+            _ = try ProxyPath("/_/thumb", onlyPresets: true)
+        }
+        #expect(throws: ProxyError.badRequest("preset 'loop': presets nest deeper than 4 levels")) {
+            try OptionsParser(presets: ["loop": "pr:loop"]).validatePresets()
+        }
+    }
+
     @Test func presetsExpandInPlaceAndCannotLoop() throws {
         let presets = ["thumb": "rs:fill:300:300/q:80", "loop": "pr:loop", "sharp": "sh:1"]
         let options = try Self.parse("w:10/pr:thumb:sharp/q:90", presets: presets)

@@ -3,8 +3,11 @@ import WebImage
 extension ImageProxyConfiguration {
     /// What processing starts from: presets, the default qualities, the coders.
     public struct Processing: Sendable {
-        /// Named option lists for `preset:NAME`. Default none.
+        /// Named option lists for `preset:NAME`; one named `default` applies to every URL first. Default none.
         public var presets: [String: String]
+        /// imgproxy's presets-only mode: a URL's options are one segment of `:`-separated preset names.
+        /// Default false.
+        public var onlyPresets: Bool = false
         /// Quality used when the URL gives none and ``formatQuality`` has none for the format (imgproxy's
         /// `IMGPROXY_QUALITY`). Default 80.
         public var defaultQuality: Int

@@ -5,23 +5,53 @@ import WebImage
 /// Names and aliases follow imgproxy (`resize`/`rs`, `size`/`s`, `width`/`w`, …). Arguments left empty keep
 /// the current value, as in imgproxy (`rs::300` changes only the width). Anything malformed or unknown throws
 /// ``ProxyError/badRequest(_:)`` naming the option; presets expand from the operator's table, at most
-/// ``maxPresetDepth`` levels deep so a preset naming itself cannot loop.
+/// ``maxPresetDepth`` levels deep so a preset naming itself cannot loop. A preset named `default` applies to
+/// every URL before its own options, as in imgproxy.
 public struct OptionsParser: Sendable {
     /// Named option lists (`thumb` → `rs:fill:300:300/q:80`), used by `preset:NAME` / `pr:NAME`. Default none.
     public var presets: [String: String]
     /// The largest width, height or crop side accepted in a URL (before `dpr`). Default 16,384.
     public var maxDimension: Int
+    /// imgproxy's presets-only mode (`IMGPROXY_ONLY_PRESETS`): each option segment of a URL is a
+    /// `:`-separated list of preset names, and nothing else is accepted. Default false.
+    public var onlyPresets: Bool
 
     static let maxPresetDepth = 4
 
-    public init(presets: [String: String] = [:], maxDimension: Int = 16_384) {
+    public init(presets: [String: String] = [:], maxDimension: Int = 16_384, onlyPresets: Bool = false) {
         self.presets = presets
         self.maxDimension = maxDimension
+        self.onlyPresets = onlyPresets
     }
 
-    /// Applies every option of `segments`, in order, to `options`.
+    /// Applies the `default` preset, then every option of `segments` in order, to `options`.
     public func apply(_ segments: [Substring], to options: inout ProcessingOptions) throws(ProxyError) {
+        if let defaults = presets["default"] {
+            try apply(defaults.split(separator: "/"), to: &options, depth: 1)
+        }
+        if onlyPresets {
+            for segment in segments where !segment.isEmpty {
+                try applyPresets(OptionArguments(name: "preset", values: segment.split(separator: ":",
+                                                                                       omittingEmptySubsequences: false),
+                                                 maxDimension: maxDimension), to: &options, depth: 0)
+            }
+            return
+        }
         try apply(segments, to: &options, depth: 0)
+    }
+
+    /// Checks every preset on its own (each must parse, within the nesting limit): an operator's mistake shows
+    /// at start-up, not on the first request that names it.
+    public func validatePresets() throws(ProxyError) {
+        for (name, preset) in presets.sorted(by: { $0.key < $1.key }) {
+            var options = ProcessingOptions()
+            do {
+                try OptionsParser(presets: presets, maxDimension: maxDimension)
+                    .apply(preset.split(separator: "/"), to: &options, depth: 1)
+            } catch {
+                throw .badRequest("preset '\(name)': \(error.message)")
+            }
+        }
     }
 
     private func apply(_ segments: [Substring], to options: inout ProcessingOptions, depth: Int) throws(ProxyError) {

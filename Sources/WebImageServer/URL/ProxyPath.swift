@@ -19,8 +19,9 @@ public struct ProxyPath: Sendable, Hashable {
     public var extensionFormat: ImageFormat?
 
     /// Splits `path` (starting with `/`, without a query); throws ``ProxyError/badRequest(_:)`` when it has no
-    /// source or the source does not decode.
-    public init(_ path: Substring) throws(ProxyError) {
+    /// source or the source does not decode. In presets-only mode the first segment after the signature is the
+    /// options (a list of preset names), whatever it holds, as in imgproxy.
+    public init(_ path: Substring, onlyPresets: Bool = false) throws(ProxyError) {
         guard path.hasPrefix("/") else { throw .badRequest("the path must start with /") }
         let body = path.dropFirst()
         guard let slash = body.firstIndex(of: "/") else { throw .badRequest("the path has no source URL") }
@@ -28,7 +29,13 @@ public struct ProxyPath: Sendable, Hashable {
         signedPart = body[slash...]
         var segments = signedPart.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
         var options: [Substring] = []
-        while let segment = segments.first, segment != "plain", segment.contains(":") {
+        if onlyPresets {
+            guard let first = segments.popFirst(), segments.first != nil else {
+                throw .badRequest("the path has no source URL")
+            }
+            options.append(first)
+        }
+        while !onlyPresets, let segment = segments.first, segment != "plain", segment.contains(":") {
             options.append(segment)
             segments = segments.dropFirst()
         }

@@ -163,8 +163,24 @@ enum ServeOptions {
     ]
 
     static let processing: [ServeOption] = [
-        .list("preset", ["WEBIMAGE_PRESETS", "IMGPROXY_PRESETS"], "A named option list for preset:NAME (repeatable).",
+        .list("preset", ["WEBIMAGE_PRESETS", "IMGPROXY_PRESETS"],
+              "A named option list for preset:NAME (repeatable); one named default applies to every URL first.",
               valueName: "NAME=OPTIONS", field: "configuration.processing.presets", \.presets),
+        ServeOption(name: "presets-file", variables: ["WEBIMAGE_PRESETS_PATH", "IMGPROXY_PRESETS_PATH"],
+                    kind: .value("FILE"),
+                    help: "A file of presets, one NAME=OPTIONS a line (blank lines and lines starting with # are "
+                        + "skipped), added to --preset's. Default: none.",
+                    field: "configuration.processing.presets") { settings, given in
+            guard let text = try? String(contentsOfFile: given.text, encoding: .utf8) else {
+                throw CLIFailure(subject: given.origin, reason: "cannot read '\(given.text)' as UTF-8 text")
+            }
+            settings.presets += text.split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        },
+        .toggle("only-presets", ["WEBIMAGE_ONLY_PRESETS", "IMGPROXY_ONLY_PRESETS"],
+                "Presets-only mode: a URL's options are one segment of :-separated preset names.",
+                field: "configuration.processing.onlyPresets", \.configuration.processing.onlyPresets),
         .number("quality", ["WEBIMAGE_QUALITY", "IMGPROXY_QUALITY"],
                 "Quality when the URL gives none and --format-quality has none for the format (1-100).",
                 field: "configuration.processing.defaultQuality", \.configuration.processing.defaultQuality,

@@ -58,6 +58,11 @@ struct ServeSettings: Sendable {
             throw CLIFailure(subject: "--key", reason: "give a signing --key and --salt, or --allow-unsigned")
         }
         configuration.processing.presets = try Self.presets(presets)
+        do {
+            try OptionsParser(presets: configuration.processing.presets).validatePresets()
+        } catch {
+            throw CLIFailure(subject: "--preset", reason: error.message)
+        }
         configuration.limits.maxSourcePixels = Int(maxSourceMegapixels * 1_000_000)
         configuration.concurrency.queueSize = queue ?? 2 * configuration.concurrency.workers
         configuration.caches.shared = sharedCache.endpoints.isEmpty ? nil : sharedCache
@@ -76,13 +81,19 @@ struct ServeSettings: Sendable {
         }
     }
 
+    /// The longest preset definition accepted: real ones are a few dozen bytes.
+    static let maxPresetBytes = 4096
+
     /// `NAME=OPTIONS` entries as imgproxy's `IMGPROXY_PRESETS` writes them.
     static func presets(_ entries: [String]) throws -> [String: String] {
         var presets: [String: String] = [:]
         for entry in entries {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw CLIFailure(subject: "--preset", reason: "bad value '\(entry)': give NAME=OPTIONS")
+                throw CLIFailure(subject: "--preset", reason: "bad value '\(entry.prefix(64))': give NAME=OPTIONS")
+            }
+            guard entry.utf8.count <= maxPresetBytes else {
+                throw CLIFailure(subject: "--preset", reason: "'\(parts[0].prefix(64))' is longer than \(maxPresetBytes) bytes")
             }
             guard presets.updateValue(parts[1], forKey: parts[0]) == nil else {
                 throw CLIFailure(subject: "--preset", reason: "'\(parts[0])' is given twice")
