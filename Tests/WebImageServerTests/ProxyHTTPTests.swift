@@ -24,8 +24,13 @@ import WebImage
     @Test func configurableTTL() async throws {
         try await ProxyHarness.with(ProxyHarness.configuration { $0.responses.cacheTTL = 60 }) { harness in
             harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
+            let before = Date()
             let answer = try await harness.get(harness.signedPath("w:20", source: "/a.jpg"))
+            let after = Date()
             #expect(answer.header("Cache-Control") == "public, max-age=60, immutable")
+            // Expires is the same 60 s from the answer, to the second (HTTP dates have no fraction).
+            let expires = try #require(answer.header("Expires").flatMap(HTTPDate.parse))
+            #expect(expires >= before.addingTimeInterval(59) && expires <= after.addingTimeInterval(61))
         }
     }
 

@@ -58,6 +58,14 @@ import Testing
         #expect(!Self.refused("https://cdn.example.com/a.png", by: listed))
         #expect(Self.refused("https://cdn.example.com.evil.net/a.png", by: listed))
         #expect(Self.refused("http://cdn.example.com/a.png", by: listed))
+        // imgproxy's wildcards: `*` never crosses a `/`.
+        let wild = SourcePolicy(allowedPrefixes: ["https://*.example.com/", "https://store.test/*/public/"])
+        #expect(!Self.refused("https://img.example.com/a.png", by: wild))
+        #expect(!Self.refused("https://a.b.example.com/a.png", by: wild))
+        #expect(Self.refused("https://evil.net/.example.com/a.png", by: wild))
+        #expect(Self.refused("https://img.example.com.evil.net/a.png", by: wild))
+        #expect(!Self.refused("https://store.test/u1/public/a.png", by: wild))
+        #expect(Self.refused("https://store.test/u1/private/public/a.png", by: wild))
         #expect(throws: ProxyError.badRequest("the source 'not a url' is not an absolute URL with a host")) {
             try Self.strict.check("not a url")
         }

@@ -7,6 +7,8 @@ extension ProxyResponse {
         -> ProxyResponse {
         var headers = hardening
         headers.append(("Cache-Control", "public, max-age=\(max(0, ttl)), immutable"))
+        // imgproxy sends Expires beside max-age, for caches that read only Expires.
+        headers.append(("Expires", HTTPDate.format(Date(timeIntervalSinceNow: TimeInterval(max(0, ttl))))))
         headers.append(("ETag", result.etag))
         headers.append(("Last-Modified", HTTPDate.format(result.lastModified)))
         if job.format.dependsOnAccept { headers.append(("Vary", "Accept")) }

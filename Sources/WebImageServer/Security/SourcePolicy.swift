@@ -9,7 +9,9 @@ import WebImage
 public struct SourcePolicy: Sendable, Hashable {
     /// Schemes a source may use. Default `http` and `https`: never files or other schemes.
     public var allowedSchemes: Set<String>
-    /// When not empty, a source must start with one of these. Default empty: any source.
+    /// When not empty, a source must start with one of these; `*` matches any run of characters but `/`, as in
+    /// imgproxy's `IMGPROXY_ALLOWED_SOURCES` (`https://*.example.com/`: end a host with `/`). Default empty: any
+    /// source.
     public var allowedPrefixes: [String]
     /// Allow loopback, private, link-local, CGNAT, unique-local, multicast, unspecified and every other
     /// special-purpose address (``AddressClass``; `--allow-private-sources`, for tests and local development).
@@ -43,11 +45,24 @@ public struct SourcePolicy: Sendable, Hashable {
         if let problem = URLValidation.problem(with: url) {
             throw .badRequest("the source '\(source)' is not a valid URL: \(problem)")
         }
-        if !allowedPrefixes.isEmpty, !allowedPrefixes.contains(where: { source.hasPrefix($0) }) {
+        if !allowedPrefixes.isEmpty, !allowedPrefixes.contains(where: { Self.starts(source.utf8[...], with: $0.utf8[...]) }) {
             throw .sourceNotAllowed("\(source) matches no allowed source prefix")
         }
         if let address = IPAddress(host: host) { try check(address: address, host: host) }
         return url
+    }
+
+    /// Whether `text` starts with `pattern`, each `*` of which stands for any run of characters but `/`.
+    static func starts(_ text: Substring.UTF8View, with pattern: Substring.UTF8View) -> Bool {
+        guard let star = pattern.firstIndex(of: UInt8(ascii: "*")) else { return text.starts(with: pattern) }
+        let literal = pattern[..<star], rest = pattern[pattern.index(after: star)...]
+        guard text.starts(with: literal) else { return false }
+        var tail = text.dropFirst(literal.count)
+        while true {
+            if starts(tail, with: rest) { return true }
+            guard let first = tail.first, first != UInt8(ascii: "/") else { return false }
+            tail = tail.dropFirst()
+        }
     }
 
     /// Throws ``ProxyError/sourceNotAllowed(_:)`` when `address` (of `host`) is not public and private sources
