@@ -15,6 +15,7 @@ import WebImage
         "flip": "1:1", "auto_rotate": "1", "quality": "55", "format_quality": "webp:70", "format": "png",
         "max_bytes": "5000", "background": "ff8000", "strip_metadata": "1", "blur": "2", "sharpen": "1",
         "cachebuster": "v2", "expires": "4102444800", "filename": "cat", "return_attachment": "1",
+        "skip_processing": "jpg:png",
     ]
 
     /// Options whose only accepted values are what the service always does: they parse, and change nothing.

@@ -79,4 +79,25 @@ import WebImage
             #expect(bad.status == 400)
         }
     }
+
+    /// skip_processing answers a listed source format as it came when the result would be in that format
+    /// (none asked, negotiated, or the same one), and processes it otherwise.
+    @Test func skipProcessingAnswersTheSourceBytes() async throws {
+        try await ProxyOptionTests.withPhoto { harness in
+            let source = try Fixtures.jpeg(400, 300)
+            let skipped = try await harness.get(harness.signedPath("w:100/skp:jpg", source: "/photo.jpg"),
+                                                headers: [("Accept", "image/webp")])
+            #expect(skipped.body == source && skipped.header("Content-Type") == "image/jpeg")
+            let same = try await harness.get(harness.signedPath("w:100/skp:jpeg:png/f:jpg", source: "/photo.jpg"))
+            #expect(same.body == source)
+            let other = try await harness.get(harness.signedPath("w:100/skp:jpg/f:png", source: "/photo.jpg"))
+            let otherWidth = try other.image().pixelSize.width
+            #expect(other.header("Content-Type") == "image/png" && otherWidth == 100)
+            let unlisted = try await harness.get(harness.signedPath("w:100/skp:png", source: "/photo.jpg"))
+            let unlistedWidth = try unlisted.image().pixelSize.width
+            #expect(unlistedWidth == 100)
+            let bad = try await harness.get(harness.signedPath("skp:xyz", source: "/photo.jpg"))
+            #expect(bad.status == 400)
+        }
+    }
 }

@@ -24,6 +24,9 @@ enum ResultKey {
             parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)")
         }
         if options.pixelate > 1 { parts.append("pix:\(options.pixelate)") }
+        if !options.skipProcessing.isEmpty {
+            parts.append("skp:" + options.skipProcessing.map(\.rawValue).sorted().joined(separator: ":"))
+        }
         if options.quality == 0, !options.formatQuality.isEmpty {
             parts.append("fq:" + options.formatQuality.map { "\($0.key.rawValue)=\($0.value)" }.sorted().joined(separator: ","))
         }

@@ -16,6 +16,11 @@ struct ImageProcessor: Sendable {
                  timing: ProxyInstruments) throws(ProxyError) -> (data: Data, format: ImageFormat) {
         let header = try header(of: source)
         try checkPixels(header.codedSize)
+        // imgproxy skips when no format was asked (negotiation does not count) or the source's was.
+        if options.skipProcessing.contains(header.format),
+           choice.dependsOnAccept || choice.format == nil || choice.format == header.format {
+            return (source.data, header.format)
+        }
         let named = choice.resolved(source: header.format)
         let keepFrames = choice.keepsFrames(source: header.format)
         let upright = uprightSize(header.pixelSize, orientation: header.orientation, rotate: options.rotate)

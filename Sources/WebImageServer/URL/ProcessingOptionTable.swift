@@ -158,6 +158,15 @@ enum ProcessingOptionTable {
         spec(["background", "bg"]) { arguments, options throws(ProxyError) in
             options.background = try arguments.background(arguments.values)
         },
+        spec(["skip_processing", "skp"]) { arguments, options throws(ProxyError) in
+            guard !arguments.values.isEmpty else { throw .badRequest("skip_processing needs at least one format") }
+            options.skipProcessing = try Set(arguments.values.map { text throws(ProxyError) in
+                guard let format = ImageFormat(fileExtension: String(text)), format != .undefined else {
+                    throw .badRequest("skip_processing: unknown format '\(text)'")
+                }
+                return format
+            })
+        },
         spec(["strip_metadata", "sm"]) { arguments, _ throws(ProxyError) in
             var strips = true
             try arguments.single(&strips, arguments.boolean)
@@ -220,7 +229,7 @@ enum ProcessingOptionTable {
     /// imgproxy's open-source options the service does not carry out yet: refused by name (400), never ignored.
     static let notYetSupported: Set<String> = [
         "trim", "t", "watermark", "wm", "keep_copyright", "kcr", "strip_color_profile", "scp", "enforce_thumbnail",
-        "eth", "skip_processing", "skp", "raw", "max_src_resolution", "msr", "max_src_file_size", "msfs",
+        "eth", "raw", "max_src_resolution", "msr", "max_src_file_size", "msfs",
         "max_animation_frames", "maf",
         "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd",
     ]

@@ -117,6 +117,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var filename: String?
     /// Answer with `Content-Disposition: attachment` rather than `inline`. Default false.
     public var returnAttachment = false
+    /// Source formats answered as they came, unprocessed, when the result would be in that same format
+    /// (imgproxy's `skip_processing`). Default none.
+    public var skipProcessing: Set<ImageFormat> = []
     /// Ignored by processing; only changes the cache key (imgproxy's `cachebuster`). Default empty.
     public var cacheBuster = ""
     /// A Unix time after which the URL answers 404; nil (the default) never expires.
