@@ -138,6 +138,15 @@ import TestSupport
         }
     }
 
+    /// The compatibility page names every imgproxy variable an option reads.
+    @Test func theCompatibilityPageListsEveryImgproxyVariable() throws {
+        let page = try String(contentsOf: TestCorpus.packageRoot.appendingPathComponent("COMPATIBILITY.md"),
+                              encoding: .utf8)
+        for variable in ServeOptions.all.flatMap(\.variables) where variable.hasPrefix("IMGPROXY_") {
+            #expect(page.contains("`\(variable)`"), "\(variable) is not on COMPATIBILITY.md")
+        }
+    }
+
     @Test func ourVariableWinsOverImgproxysAndUnknownOnesAreReported() throws {
         let settings = try ServeSettings(arguments: ["--allow-unsigned"],
                                          environment: ["WEBIMAGE_TTL": "60", "IMGPROXY_TTL": "70",

@@ -226,31 +226,35 @@ enum ProcessingOptionTable {
         },
     ]
 
-    /// imgproxy's open-source options the service does not carry out yet: refused by name (400), never ignored.
-    static let notYetSupported: Set<String> = [
-        "trim", "t", "watermark", "wm", "keep_copyright", "kcr", "strip_color_profile", "scp", "enforce_thumbnail",
-        "eth", "raw", "max_src_resolution", "msr", "max_src_file_size", "msfs",
-        "max_animation_frames", "maf",
-        "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd",
+    /// imgproxy's open-source options the service does not carry out yet, each with its aliases: refused by name
+    /// (400), never ignored.
+    static let notYetSupported: [String: [String]] = [
+        "trim": ["t"], "watermark": ["wm"], "keep_copyright": ["kcr"], "strip_color_profile": ["scp"],
+        "enforce_thumbnail": ["eth"], "raw": [], "max_src_resolution": ["msr"], "max_src_file_size": ["msfs"],
+        "max_animation_frames": ["maf"], "max_animation_frame_resolution": ["mafr"], "max_result_dimension": ["mrd"],
     ]
 
-    /// imgproxy Pro's options: refused by name (400).
-    static let proOnly: Set<String> = [
-        "adjust", "a", "brightness", "br", "contrast", "co", "saturation", "sa", "monochrome", "mc", "duotone", "dt",
-        "unsharp_masking", "ush", "blur_detections", "bd", "draw_detections", "dd", "colorize", "col", "gradient",
-        "gr", "watermark_url", "wmu", "watermark_text", "wmt", "watermark_size", "wms", "watermark_rotate", "wmr",
-        "watermark_shadow", "wmsh", "style", "st", "resizing_algorithm", "ra", "crop_aspect_ratio", "crop_ar",
-        "car", "objects_position", "obj_pos", "op", "autoquality", "aq", "jpeg_options", "jpgo", "png_options",
-        "pngo", "webp_options", "webpo", "avif_options", "avifo", "page", "pg", "pages", "pgs", "disable_animation",
-        "da", "video_thumbnail_second", "vts", "video_thumbnail_keyframes", "vtk", "video_thumbnail_tile", "vtt",
-        "video_thumbnail_animation", "vta", "fallback_image_url", "fiu", "hashsum", "hs", "dpi",
+    /// imgproxy Pro's options, each with its aliases: refused by name (400).
+    static let proOnly: [String: [String]] = [
+        "adjust": ["a"], "brightness": ["br"], "contrast": ["co"], "saturation": ["sa"], "monochrome": ["mc"],
+        "duotone": ["dt"], "unsharp_masking": ["ush"], "blur_detections": ["bd"], "draw_detections": ["dd"],
+        "colorize": ["col"], "gradient": ["gr"], "watermark_url": ["wmu"], "watermark_text": ["wmt"],
+        "watermark_size": ["wms"], "watermark_rotate": ["wmr"], "watermark_shadow": ["wmsh"], "style": ["st"],
+        "resizing_algorithm": ["ra"], "crop_aspect_ratio": ["crop_ar", "car"], "objects_position": ["obj_pos", "op"],
+        "autoquality": ["aq"], "jpeg_options": ["jpgo"], "png_options": ["pngo"], "webp_options": ["webpo"],
+        "avif_options": ["avifo"], "page": ["pg"], "pages": ["pgs"], "disable_animation": ["da"],
+        "video_thumbnail_second": ["vts"], "video_thumbnail_keyframes": ["vtk"], "video_thumbnail_tile": ["vtt"],
+        "video_thumbnail_animation": ["vta"], "fallback_image_url": ["fiu"], "hashsum": ["hs"], "dpi": [],
     ]
+
+    private static let refusedNotYet = Set(notYetSupported.flatMap { [$0.key] + $0.value })
+    private static let refusedPro = Set(proOnly.flatMap { [$0.key] + $0.value })
 
     /// The option named `name`, or the 400 that names why there is none.
     static func spec(named name: String) throws(ProxyError) -> ProcessingOptionSpec {
         if let spec = byName[name] { return spec }
-        if notYetSupported.contains(name) { throw .badRequest("processing option '\(name)' is not supported yet") }
-        if proOnly.contains(name) { throw .badRequest("processing option '\(name)' is an imgproxy Pro option") }
+        if refusedNotYet.contains(name) { throw .badRequest("processing option '\(name)' is not supported yet") }
+        if refusedPro.contains(name) { throw .badRequest("processing option '\(name)' is an imgproxy Pro option") }
         throw .badRequest("unknown processing option '\(name)'")
     }
 
