@@ -36,6 +36,32 @@ import Testing
         #expect(ImageCache.Configuration(maxMemoryCost: 1000, maxMemoryEntryCost: 900).memory.entryCostLimit == 900)
     }
 
+    /// The cache configuration holds its tiers' configurations; SDWebImage's flat names read and write them, and
+    /// the entry limit follows the cost limit until it is set.
+    @Test func theFlatNamesAreTheTiersConfigurations() {
+        var configuration = ImageCache.Configuration(maxMemoryCost: 1000)
+        configuration.maxMemoryCost = 4000
+        #expect(configuration.memory.costLimit == 4000 && configuration.memory.entryCostLimit == 1000)
+        #expect(configuration.maxMemoryEntryCost == nil)
+        configuration.maxMemoryEntryCost = 300
+        configuration.maxMemoryCost = 8000
+        #expect(configuration.memory.entryCostLimit == 300 && configuration.maxMemoryEntryCost == 300)
+        configuration.maxMemoryEntryCost = nil
+        #expect(configuration.memory.entryCostLimit == 2000)
+        configuration.maxMemoryCount = 7
+        configuration.shouldUseWeakMemoryCache = true
+        configuration.maxDiskAge = 60
+        configuration.maxDiskSize = 1 << 20
+        configuration.diskCacheExpireType = .modificationDate
+        configuration.useExtendedAttributes = false
+        #expect(configuration.memory == MemoryCache.Configuration(costLimit: 8000, countLimit: 7, shouldUseWeakCache: true,
+                                                                  entryCostLimit: 2000))
+        #expect(configuration.disk == DiskCache.Configuration(maxDiskAge: 60, maxDiskSize: 1 << 20,
+                                                              expireType: .modificationDate, useExtendedAttributes: false))
+        let nested = ImageCache.Configuration(memory: .init(costLimit: 500, entryCostLimit: 50), disk: .init(maxDiskSize: 9))
+        #expect(nested.maxMemoryCost == 500 && nested.maxMemoryEntryCost == 50 && nested.maxDiskSize == 9)
+    }
+
     @Test func anImageOverTheEntryLimitGoesToDiskButNotMemory() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

@@ -47,9 +47,9 @@ public final class ImageCache: ImageCaching {
         self.configuration = configuration
         self.coders = coders
         instruments = CacheInstruments(logger: configuration.logger, factory: configuration.metricsFactory)
-        memoryCache = MemoryCache(configuration: configuration.memory)
+        memoryCache = MemoryCache(configuration: configuration.instrumentedMemory)
         let base = directory ?? DiskCache.defaultBaseDirectory
-        diskCache = DiskCache(directory: base.appendingPathComponent(namespace), configuration: configuration.disk)
+        diskCache = DiskCache(directory: base.appendingPathComponent(namespace), configuration: configuration.instrumentedDisk)
         io = CacheIOExecutor(label: "SwiftWebImage.ImageCache.\(namespace)")
         decoding = DispatchQueue(label: "SwiftWebImage.ImageCache.\(namespace).decode", qos: .utility,
                                  attributes: .concurrent)
