@@ -40,7 +40,8 @@ public final class ImageProxy: Sendable {
         statistics = ProxyStatistics(metricsFactory: configuration.instrumentation.metricsFactory)
         accessLog = AccessLog(logger: configuration.accessLogger, inFlight: statistics.instruments.requestsInFlight)
         signer = URLSigner(keyPairs: configuration.signing.keyPairs, signatureSize: configuration.signing.signatureSize)
-        parser = OptionsParser(presets: configuration.processing.presets, onlyPresets: configuration.processing.onlyPresets)
+        parser = OptionsParser(presets: configuration.processing.presets, onlyPresets: configuration.processing.onlyPresets,
+                               allowsSecurityOptions: configuration.limits.allowsSecurityOptions)
         let transport = GuardedTransport(policy: configuration.sources.policy, resolver: resolver,
                                          maxRedirects: configuration.sources.maxRedirects,
                                          idleTimeout: configuration.timeouts.downloadIdle,

@@ -21,7 +21,7 @@ import TestSupport
         "signature-size": ["8"], "allow-unsigned": ["true"], "allow-private-sources": ["true"],
         "allowed-scheme": ["https"], "trusted-host": ["store.internal"], "allowed-source": ["https://a.example/"],
         "max-redirects": ["2"], "source-ca": ["/etc/hostname"], "max-src-bytes": ["1000"],
-        "max-src-megapixels": ["2.5"], "max-output-side": ["1000"], "max-output-pixels": ["1000000"],
+        "max-src-megapixels": ["2.5"], "allow-security-options": ["true"], "max-output-side": ["1000"], "max-output-pixels": ["1000000"],
         "download-timeout": ["9"], "download-idle-timeout": ["7"], "processing-timeout": ["30"],
         "cache-dir": ["/tmp/serve-cache"], "memory-cache-bytes": ["1000"], "disk-cache-bytes": ["5000"],
         "shared-cache": ["redis://10.0.0.6:6381/1"], "shared-cache-ttl": ["60"], "shared-cache-deadline-ms": ["20"],

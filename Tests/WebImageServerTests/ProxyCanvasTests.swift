@@ -100,4 +100,25 @@ import WebImage
             #expect(bad.status == 400)
         }
     }
+
+    /// The per-URL security options: refused unless the operator allows them, then only lowering the limits.
+    @Test func securityOptionsOnlyWhereAllowed() async throws {
+        try await ProxyOptionTests.withPhoto { harness in
+            let refused = try await harness.get(harness.signedPath("mrd:100", source: "/photo.jpg"))
+            #expect(refused.status == 400 && refused.text.contains("IMGPROXY_ALLOW_SECURITY_OPTIONS"))
+        }
+        let allowing = ProxyHarness.configuration { $0.limits.allowsSecurityOptions = true }
+        try await ProxyOptionTests.withPhoto(allowing) { harness in
+            func answer(_ options: String) async throws -> ProxyHarness.Answer {
+                try await harness.get(harness.signedPath(options, source: "/photo.jpg"))
+            }
+            let capped = try await answer("w:300/mrd:100")
+            #expect(try capped.image().pixelSize == PixelSize(width: 100, height: 75))
+            #expect(try await answer("msr:0.1").status == 422)
+            #expect(try await answer("msr:0.2").status == 200)
+            #expect(try await answer("msfs:100").status == 422)
+            // A still has no frames to count: the animation limits do not apply.
+            #expect(try await answer("maf:1/mafr:0.01").status == 200)
+        }
+    }
 }

@@ -24,6 +24,12 @@ enum ResultKey {
             parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)")
         }
         if options.pixelate > 1 { parts.append("pix:\(options.pixelate)") }
+        let security = options.security
+        if security != ProcessingOptions.SecurityLimits() {
+            let values = [security.maxSourcePixels, security.maxSourceBytes, security.maxAnimationFrames,
+                          security.maxAnimationFramePixels, security.maxResultDimension]
+            parts.append("sec:" + values.map { $0.map(String.init) ?? "-" }.joined(separator: ":"))
+        }
         if !options.skipProcessing.isEmpty {
             parts.append("skp:" + options.skipProcessing.map(\.rawValue).sorted().joined(separator: ":"))
         }

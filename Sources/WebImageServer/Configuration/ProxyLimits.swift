@@ -12,6 +12,10 @@ extension ImageProxyConfiguration {
         /// The most pixels a result may have; a larger result is scaled down to fit. It bounds a worker's
         /// memory (a blur works on 16 bytes a pixel). Default 16,777,216 (4096 × 4096).
         public var maxOutputPixels: Int
+        /// Accept imgproxy's per-URL security options (`max_src_resolution`, `max_src_file_size`,
+        /// `max_animation_frames`, `max_animation_frame_resolution`, `max_result_dimension`), which can only
+        /// lower these limits; refused with 400 otherwise. Default false.
+        public var allowsSecurityOptions = false
 
         public init(maxSourceBytes: Int = 50_000_000, maxSourcePixels: Int = 50_000_000, maxOutputSide: Int = 8192,
                     maxOutputPixels: Int = 16_777_216) {

@@ -15,7 +15,8 @@ struct ImageProcessor: Sendable {
     func process(_ source: SourceBytes, options: ProcessingOptions, format choice: FormatChoice,
                  timing: ProxyInstruments) throws(ProxyError) -> (data: Data, format: ImageFormat) {
         let header = try header(of: source)
-        try checkPixels(header.codedSize)
+        try checkPixels(header.codedSize, limit: min(maxSourcePixels, options.security.maxSourcePixels ?? .max))
+        try checkSecurity(options.security, source: source, header: header)
         // imgproxy skips when no format was asked (negotiation does not count) or the source's was.
         if options.skipProcessing.contains(header.format),
            choice.dependsOnAccept || choice.format == nil || choice.format == header.format {
@@ -24,7 +25,7 @@ struct ImageProcessor: Sendable {
         let named = choice.resolved(source: header.format)
         let keepFrames = choice.keepsFrames(source: header.format)
         let upright = uprightSize(header.pixelSize, orientation: header.orientation, rotate: options.rotate)
-        let plan = ProcessingPlan(source: upright, options: options, limits: limits)
+        let plan = ProcessingPlan(source: upright, options: options, limits: limits(for: options))
         let image = try timing.time(.decode) { () throws(ProxyError) in
             try decode(source.data, header: header, plan: plan, keepFrames: keepFrames)
         }
@@ -58,7 +59,8 @@ struct ImageProcessor: Sendable {
         let upright = uprightSize(storedSize, orientation: image.orientation, rotate: options.rotate)
         // The header told the orientation the plan was made for; a decoder that reports another (a damaged
         // file) gets a plan of its own rather than crops in the wrong axes.
-        let plan = upright == plan.source ? plan : ProcessingPlan(source: upright, options: options, limits: limits)
+        let plan = upright == plan.source ? plan : ProcessingPlan(source: upright, options: options,
+                                                                  limits: limits(for: options))
         var frames: [ImageFrame] = []
         frames.reserveCapacity(image.frameCount)
         for frame in image.frames {
@@ -70,11 +72,32 @@ struct ImageProcessor: Sendable {
         return try filter(Image(frames: frames, loopCount: image.loopCount), plan: plan, options: options)
     }
 
-    private func checkPixels(_ size: PixelSize) throws(ProxyError) {
+    private func checkPixels(_ size: PixelSize, limit: Int) throws(ProxyError) {
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
-        guard !overflow, pixels <= maxSourcePixels else {
-            throw .unprocessable("the source is \(size.width)x\(size.height), over the limit of \(maxSourcePixels) pixels")
+        guard !overflow, pixels <= limit else {
+            throw .unprocessable("the source is \(size.width)x\(size.height), over the limit of \(limit) pixels")
         }
+    }
+
+    /// The URL's security options that the header and the size alone decide.
+    private func checkSecurity(_ security: ProcessingOptions.SecurityLimits, source: SourceBytes,
+                               header: ImageHeader) throws(ProxyError) {
+        if let limit = security.maxSourceBytes, source.data.count > limit {
+            throw .unprocessable("the source is \(source.data.count) bytes, over the URL's limit of \(limit) bytes")
+        }
+        guard header.frameCount > 1 else { return }
+        if let limit = security.maxAnimationFrames, header.frameCount > limit {
+            throw .unprocessable("the source has \(header.frameCount) frames, over the URL's limit of \(limit)")
+        }
+        if let limit = security.maxAnimationFramePixels {
+            try checkPixels(header.codedSize, limit: limit)
+        }
+    }
+
+    /// The result limits, lowered by the URL's `max_result_dimension`.
+    private func limits(for options: ProcessingOptions) -> ProcessingPlan.Limits {
+        ProcessingPlan.Limits(maxSide: min(limits.maxSide, options.security.maxResultDimension ?? .max),
+                              maxPixels: limits.maxPixels)
     }
 
     /// Decodes at the smallest size the plan needs (the raster is still in its stored orientation: the plan's

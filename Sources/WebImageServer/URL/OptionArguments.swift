@@ -7,6 +7,8 @@ struct OptionArguments {
     let name: String
     let values: [Substring]
     let maxDimension: Int
+    /// Whether the per-URL security options may be used (imgproxy's `IMGPROXY_ALLOW_SECURITY_OPTIONS`).
+    var allowsSecurityOptions = false
 
     // MARK: - Argument shapes
 

@@ -15,13 +15,18 @@ public struct OptionsParser: Sendable {
     /// imgproxy's presets-only mode (`IMGPROXY_ONLY_PRESETS`): each option segment of a URL is a
     /// `:`-separated list of preset names, and nothing else is accepted. Default false.
     public var onlyPresets: Bool
+    /// Accept imgproxy's per-URL security options (`max_src_resolution`, …), which can only lower the
+    /// operator's limits here; refused otherwise. Default false.
+    public var allowsSecurityOptions: Bool
 
     static let maxPresetDepth = 4
 
-    public init(presets: [String: String] = [:], maxDimension: Int = 16_384, onlyPresets: Bool = false) {
+    public init(presets: [String: String] = [:], maxDimension: Int = 16_384, onlyPresets: Bool = false,
+                allowsSecurityOptions: Bool = false) {
         self.presets = presets
         self.maxDimension = maxDimension
         self.onlyPresets = onlyPresets
+        self.allowsSecurityOptions = allowsSecurityOptions
     }
 
     /// Applies the `default` preset, then every option of `segments` in order, to `options`.
@@ -46,7 +51,7 @@ public struct OptionsParser: Sendable {
         for (name, preset) in presets.sorted(by: { $0.key < $1.key }) {
             var options = ProcessingOptions()
             do {
-                try OptionsParser(presets: presets, maxDimension: maxDimension)
+                try OptionsParser(presets: presets, maxDimension: maxDimension, allowsSecurityOptions: allowsSecurityOptions)
                     .apply(preset.split(separator: "/"), to: &options, depth: 1)
             } catch {
                 throw .badRequest("preset '\(name)': \(error.message)")
@@ -58,7 +63,7 @@ public struct OptionsParser: Sendable {
         for segment in segments where !segment.isEmpty {
             let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
             let arguments = OptionArguments(name: String(parts[0]), values: Array(parts.dropFirst()),
-                                            maxDimension: maxDimension)
+                                            maxDimension: maxDimension, allowsSecurityOptions: allowsSecurityOptions)
             if arguments.name == "preset" || arguments.name == "pr" {
                 try applyPresets(arguments, to: &options, depth: depth)
             } else {

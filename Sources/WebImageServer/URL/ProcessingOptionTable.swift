@@ -21,7 +21,7 @@ struct ProcessingOptionSpec: Sendable {
 
 /// Every processing option the service takes, and those it refuses by name.
 enum ProcessingOptionTable {
-    static let all: [ProcessingOptionSpec] = geometry + output + filters + request + headers
+    static let all: [ProcessingOptionSpec] = geometry + output + filters + request + headers + security
 
     /// Each name and alias to its option.
     static let byName: [String: ProcessingOptionSpec] = Dictionary(
@@ -226,12 +226,34 @@ enum ProcessingOptionTable {
         },
     ]
 
+    /// imgproxy's per-URL security options: only where the operator allows them, and only lowering its limits.
+    static let security: [ProcessingOptionSpec] = [
+        securitySpec(["max_src_resolution", "msr"]) { arguments, options throws(ProxyError) in
+            let megapixels = try arguments.number(arguments.values[0], in: 0...1_000_000)
+            guard megapixels > 0 else { throw .badRequest("max_src_resolution must be above 0") }
+            options.security.maxSourcePixels = Int(megapixels * 1_000_000)
+        },
+        securitySpec(["max_src_file_size", "msfs"]) { arguments, options throws(ProxyError) in
+            options.security.maxSourceBytes = try arguments.integer(arguments.values[0], in: 1...Int(Int32.max))
+        },
+        securitySpec(["max_animation_frames", "maf"]) { arguments, options throws(ProxyError) in
+            options.security.maxAnimationFrames = try arguments.integer(arguments.values[0], in: 1...100_000)
+        },
+        securitySpec(["max_animation_frame_resolution", "mafr"]) { arguments, options throws(ProxyError) in
+            let megapixels = try arguments.number(arguments.values[0], in: 0...1_000_000)
+            guard megapixels > 0 else { throw .badRequest("max_animation_frame_resolution must be above 0") }
+            options.security.maxAnimationFramePixels = Int(megapixels * 1_000_000)
+        },
+        securitySpec(["max_result_dimension", "mrd"]) { arguments, options throws(ProxyError) in
+            options.security.maxResultDimension = try arguments.integer(arguments.values[0], in: 1...arguments.maxDimension)
+        },
+    ]
+
     /// imgproxy's open-source options the service does not carry out yet, each with its aliases: refused by name
     /// (400), never ignored.
     static let notYetSupported: [String: [String]] = [
         "trim": ["t"], "watermark": ["wm"], "keep_copyright": ["kcr"], "strip_color_profile": ["scp"],
-        "enforce_thumbnail": ["eth"], "raw": [], "max_src_resolution": ["msr"], "max_src_file_size": ["msfs"],
-        "max_animation_frames": ["maf"], "max_animation_frame_resolution": ["mafr"], "max_result_dimension": ["mrd"],
+        "enforce_thumbnail": ["eth"], "raw": [],
     ]
 
     /// imgproxy Pro's options, each with its aliases: refused by name (400).
@@ -256,6 +278,20 @@ enum ProcessingOptionTable {
         if refusedNotYet.contains(name) { throw .badRequest("processing option '\(name)' is not supported yet") }
         if refusedPro.contains(name) { throw .badRequest("processing option '\(name)' is an imgproxy Pro option") }
         throw .badRequest("unknown processing option '\(name)'")
+    }
+
+    /// A security option: one argument, refused unless the operator allows security options.
+    private static func securitySpec(_ names: [String],
+                                     _ apply: @escaping @Sendable (OptionArguments, inout ProcessingOptions) throws(ProxyError) -> Void)
+        -> ProcessingOptionSpec {
+        spec(names) { arguments, options throws(ProxyError) in
+            guard arguments.allowsSecurityOptions else {
+                throw .badRequest("\(arguments.name) is a security option, and this service does not accept them "
+                                  + "(--allow-security-options, IMGPROXY_ALLOW_SECURITY_OPTIONS)")
+            }
+            try arguments.count(1...1)
+            try apply(arguments, &options)
+        }
     }
 
     private static func spec(_ names: [String], effect: ProcessingOptionSpec.Effect = .image,

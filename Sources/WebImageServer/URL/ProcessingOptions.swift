@@ -55,6 +55,21 @@ public struct ProcessingOptions: Sendable, Hashable {
         public var top = 0, right = 0, bottom = 0, left = 0
     }
 
+    /// imgproxy's per-URL security options, read only when the operator allows them; each can only lower the
+    /// operator's limit. nil (the default): the operator's.
+    public struct SecurityLimits: Sendable, Hashable {
+        /// `max_src_resolution`, in pixels.
+        public var maxSourcePixels: Int?
+        /// `max_src_file_size`, in bytes.
+        public var maxSourceBytes: Int?
+        /// `max_animation_frames`.
+        public var maxAnimationFrames: Int?
+        /// `max_animation_frame_resolution`, in pixels.
+        public var maxAnimationFramePixels: Int?
+        /// `max_result_dimension`, in pixels.
+        public var maxResultDimension: Int?
+    }
+
     /// Default ``ResizingType/fit``.
     public var resizingType: ResizingType = .fit
     /// Target width in pixels; 0 (the default) follows the height and the aspect ratio.
@@ -117,6 +132,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var filename: String?
     /// Answer with `Content-Disposition: attachment` rather than `inline`. Default false.
     public var returnAttachment = false
+    /// Default none.
+    public var security = SecurityLimits()
     /// Source formats answered as they came, unprocessed, when the result would be in that same format
     /// (imgproxy's `skip_processing`). Default none.
     public var skipProcessing: Set<ImageFormat> = []

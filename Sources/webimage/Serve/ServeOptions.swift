@@ -80,6 +80,9 @@ enum ServeOptions {
             }
             settings.maxSourceMegapixels = megapixels
         },
+        .toggle("allow-security-options", ["WEBIMAGE_ALLOW_SECURITY_OPTIONS", "IMGPROXY_ALLOW_SECURITY_OPTIONS"],
+                "Accept imgproxy's per-URL security options (max_src_resolution, …), which can only lower these limits.",
+                field: "configuration.limits.allowsSecurityOptions", \.configuration.limits.allowsSecurityOptions),
         .number("max-output-side", ["WEBIMAGE_MAX_OUTPUT_SIDE"], "Largest width or height of a result (larger: scaled down).",
                 field: "configuration.limits.maxOutputSide", \.configuration.limits.maxOutputSide, maximum: 65_535),
         .number("max-output-pixels", ["WEBIMAGE_MAX_OUTPUT_PIXELS"], "Most pixels of a result (more: scaled down).",

@@ -59,7 +59,8 @@ struct ServeSettings: Sendable {
         }
         configuration.processing.presets = try Self.presets(presets)
         do {
-            try OptionsParser(presets: configuration.processing.presets).validatePresets()
+            try OptionsParser(presets: configuration.processing.presets,
+                              allowsSecurityOptions: configuration.limits.allowsSecurityOptions).validatePresets()
         } catch {
             throw CLIFailure(subject: "--preset", reason: error.message)
         }
