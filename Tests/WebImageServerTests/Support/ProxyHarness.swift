@@ -34,10 +34,14 @@ final class ProxyHarness: Sendable {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// The default test configuration: signed with the imgproxy example key, loopback sources allowed.
+    /// The default test configuration: signed with the imgproxy example key, loopback sources allowed, and
+    /// deadlines of a minute: on a loaded two-core machine this process's tasks may wait seconds for a thread,
+    /// and only the tests about deadlines (which set their own) may see one pass.
     static func configuration(_ adjust: (inout ImageProxyConfiguration) -> Void = { _ in }) -> ImageProxyConfiguration {
         var configuration = ImageProxyConfiguration(signing: .init(keyPairs: [keyPair]),
                                                     sources: .init(policy: SourcePolicy(allowsPrivateAddresses: true)),
+                                                    timeouts: .init(download: .seconds(60), downloadIdle: .seconds(60),
+                                                                    processing: .seconds(60)),
                                                     concurrency: .init(workers: 2))
         adjust(&configuration)
         return configuration
