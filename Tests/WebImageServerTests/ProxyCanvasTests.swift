@@ -121,4 +121,35 @@ import WebImage
             #expect(try await answer("maf:1/mafr:0.01").status == 200)
         }
     }
+
+    /// trim cuts the border of the top-left pixel's colour (or the given one), before the resize; equal sides
+    /// keep the smaller margin on both.
+    @Test func trimCutsTheBorder() async throws {
+        // White 100×80 with a red 40×40 square at (20, 10).
+        let pixels = PixelBuffer(width: 100, height: 80) { out in
+            for y in 0..<80 {
+                for x in 0..<100 {
+                    let i = (y * 100 + x) * 4, red = (20..<60).contains(x) && (10..<50).contains(y)
+                    out[i] = 255
+                    out[i + 1] = red ? 0 : 255
+                    out[i + 2] = red ? 0 : 255
+                    out[i + 3] = 255
+                }
+            }
+        }
+        try await ProxyHarness.with { harness in
+            harness.serve("/framed.png", try Fixtures.encode(Image(pixels: pixels), .png))
+            func size(_ options: String) async throws -> PixelSize {
+                try await harness.get(harness.signedPath(options, source: "/framed.png")).image().pixelSize
+            }
+            #expect(try await size("t:10") == PixelSize(width: 40, height: 40))
+            #expect(try await size("t:10:ffffff/w:20") == PixelSize(width: 20, height: 20))
+            #expect(try await size("t:10::1") == PixelSize(width: 60, height: 40))
+            #expect(try await size("t:10::1:1") == PixelSize(width: 60, height: 60))
+            // Nothing is red in a border of red: the whole image stays.
+            #expect(try await size("t:10:ff0000") == PixelSize(width: 100, height: 80))
+            let bad = try await harness.get(harness.signedPath("t:10:red", source: "/framed.png"))
+            #expect(bad.status == 400)
+        }
+    }
 }

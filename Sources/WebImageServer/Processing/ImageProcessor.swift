@@ -24,13 +24,21 @@ struct ImageProcessor: Sendable {
         }
         let named = choice.resolved(source: header.format)
         let keepFrames = choice.keepsFrames(source: header.format)
+        // A trim decides the size the plan starts from: the whole image is decoded and cut first (imgproxy
+        // trims before anything else, and never an animation it keeps).
+        let trims = options.trim != nil && (header.frameCount == 1 || !keepFrames)
         let upright = uprightSize(header.pixelSize, orientation: header.orientation, rotate: options.rotate)
         let plan = ProcessingPlan(source: upright, options: options, limits: limits(for: options))
-        let image = try timing.time(.decode) { () throws(ProxyError) in
-            try decode(source.data, header: header, plan: plan, keepFrames: keepFrames)
+        var image = try timing.time(.decode) { () throws(ProxyError) in
+            try decode(source.data, header: header, scale: trims ? 1 : plan.scale, keepFrames: keepFrames)
         }
-        let result = try timing.time(.process) { () throws(ProxyError) in
-            try transform(image, storedSize: header.pixelSize, plan: plan, options: options)
+        var stored = header.pixelSize
+        if trims, let trim = options.trim {
+            image = try trimmed(image, trim)
+            stored = image.pixels.size
+        }
+        let result = try timing.time(.process) { [image, stored] () throws(ProxyError) in
+            try transform(image, storedSize: stored, plan: plan, options: options)
         }
         let format = named ?? choice.fallback(for: result)
         let bytes = try timing.time(.encode) { () throws(ProxyError) in
@@ -94,6 +102,14 @@ struct ImageProcessor: Sendable {
         }
     }
 
+    /// The first frame cut to what `trim` keeps (a raster in stored orientation, decoded at full size).
+    private func trimmed(_ image: Image, _ trim: ProcessingOptions.Trim) throws(ProxyError) -> Image {
+        guard let box = RasterOps.trimBox(image.pixels, trim: trim) else {
+            throw .unprocessable("trim leaves nothing: every pixel is the border colour")
+        }
+        return image.with(frames: [ImageFrame(pixels: image.pixels.cropped(to: box), duration: 0)])
+    }
+
     /// The result limits, lowered by the URL's `max_result_dimension`.
     private func limits(for options: ProcessingOptions) -> ProcessingPlan.Limits {
         ProcessingPlan.Limits(maxSide: min(limits.maxSide, options.security.maxResultDimension ?? .max),
@@ -102,8 +118,8 @@ struct ImageProcessor: Sendable {
 
     /// Decodes at the smallest size the plan needs (the raster is still in its stored orientation: the plan's
     /// scale applies to both sides alike).
-    private func decode(_ data: Data, header: ImageHeader, plan: ProcessingPlan, keepFrames: Bool) throws(ProxyError) -> Image {
-        let stored = header.pixelSize, scale = min(1, plan.scale)
+    private func decode(_ data: Data, header: ImageHeader, scale planScale: Double, keepFrames: Bool) throws(ProxyError) -> Image {
+        let stored = header.pixelSize, scale = min(1, planScale)
         var decodeOptions = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: !keepFrames,
                                                maxPixelCount: maxSourcePixels)
         if scale < 0.95 {

@@ -113,6 +113,19 @@ enum ProcessingOptionTable {
             }
             options.crop = crop
         },
+        spec(["trim", "t"]) { arguments, options throws(ProxyError) in
+            try arguments.count(1...4)
+            var trim = ProcessingOptions.Trim(threshold: try arguments.number(arguments.values[0], in: 0...255))
+            if arguments.values.count > 1, !arguments.values[1].isEmpty {
+                guard arguments.values[1].count == 6, let color = RGBAColor(hex: String(arguments.values[1])) else {
+                    throw .badRequest("trim's colour is RRGGBB in hex, not '\(arguments.values[1])'")
+                }
+                trim.color = color
+            }
+            try arguments.set(2, &trim.equalHorizontal, arguments.boolean)
+            try arguments.set(3, &trim.equalVertical, arguments.boolean)
+            options.trim = trim
+        },
         spec(["rotate", "rot"]) { arguments, options throws(ProxyError) in
             try arguments.single(&options.rotate) { text throws(ProxyError) in
                 let angle = try arguments.integer(text, in: -3600...3600)
@@ -252,7 +265,7 @@ enum ProcessingOptionTable {
     /// imgproxy's open-source options the service does not carry out yet, each with its aliases: refused by name
     /// (400), never ignored.
     static let notYetSupported: [String: [String]] = [
-        "trim": ["t"], "watermark": ["wm"], "keep_copyright": ["kcr"], "strip_color_profile": ["scp"],
+        "watermark": ["wm"], "keep_copyright": ["kcr"], "strip_color_profile": ["scp"],
         "enforce_thumbnail": ["eth"], "raw": [],
     ]
 

@@ -55,6 +55,18 @@ public struct ProcessingOptions: Sendable, Hashable {
         public var top = 0, right = 0, bottom = 0, left = 0
     }
 
+    /// Cutting away the border of one colour before anything else (imgproxy's `trim`).
+    public struct Trim: Sendable, Hashable {
+        /// How far (0…255, in any channel) a pixel may be from the colour and still count as border.
+        public var threshold: Double
+        /// The border's colour; nil: the top-left pixel's.
+        public var color: RGBAColor?
+        /// Cut as much from the left as from the right (the smaller of the two).
+        public var equalHorizontal = false
+        /// Cut as much from the top as from the bottom.
+        public var equalVertical = false
+    }
+
     /// imgproxy's per-URL security options, read only when the operator allows them; each can only lower the
     /// operator's limit. nil (the default): the operator's.
     public struct SecurityLimits: Sendable, Hashable {
@@ -132,6 +144,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var filename: String?
     /// Answer with `Content-Disposition: attachment` rather than `inline`. Default false.
     public var returnAttachment = false
+    /// Default nil: no trim. Animations are not trimmed, as in imgproxy.
+    public var trim: Trim?
     /// Default none.
     public var security = SecurityLimits()
     /// Source formats answered as they came, unprocessed, when the result would be in that same format
