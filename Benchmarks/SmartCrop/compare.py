@@ -4,7 +4,7 @@ Run through Benchmarks/smart_crop.sh, which makes the venv and the release build
 
 Usage: compare.py --binary PATH/webimage-benchmarks [--repeats 5]
 
-Each photo is decoded once with pyvips (upright, 8-bit sRGB) and handed to both sides as the same pixels: to
+Each photo is decoded once with pyvips (HEIC with heif-convert first; upright, 8-bit sRGB) and handed to both sides as the same pixels: to
 pyvips as a memory image (three bands when opaque, as a JPEG would be), to ours as raw RGBA8 through
 `webimage-benchmarks --smartcrop`. Per photo three boxes whose short side is half the photo's: square, 16:9
 and 9:16. Per case: both origins, the intersection over union of the two crops, and the best of `repeats`
@@ -37,8 +37,13 @@ PHOTOS = [
 ]
 
 
-def decode(path):
+def decode(path, work):
     """The photo upright as 8-bit sRGB, its alpha kept only when some pixel is not opaque."""
+    if path.endswith(".heic"):
+        # pyvips-binary's libheif has no HEVC decoder: the system's heif-convert (Scripts/setup.sh) decodes it.
+        png = os.path.join(work, os.path.basename(path) + ".png")
+        subprocess.run(["heif-convert", path, png], check=True, capture_output=True)
+        path = png
     image = pyvips.Image.new_from_file(path).autorot()
     if image.interpretation != "srgb" or image.format != "uchar":
         image = image.colourspace("srgb").cast("uchar")
@@ -89,7 +94,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         images = {}
         for index, photo in enumerate(PHOTOS):
-            image = decode(os.path.join(CORPUS, photo))
+            image = decode(os.path.join(CORPUS, photo), work)
             rgba = image if image.bands == 4 else image.bandjoin(255)
             raw = os.path.join(work, f"{index}.rgba")
             with open(raw, "wb") as out:
