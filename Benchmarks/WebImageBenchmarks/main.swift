@@ -1,5 +1,6 @@
 // Side-by-side benchmarks: each suite prints the library beside the raw C library or a peer, measured in
-// the same run. `swift run -c release webimage-benchmarks [suite…]` (all suites when none is named).
+// the same run. `swift run -c release webimage-benchmarks [suite…]` (all suites when none is named);
+// `--smartcrop CASES` is smart gravity's side of Benchmarks/smart_crop.sh (see SmartCropProbe).
 let suites: [(name: String, run: () throws -> Void)] = [
     ("jpeg", JPEGBenchmarks.run),
     ("png", PNGBenchmarks.run),
@@ -21,7 +22,9 @@ let suites: [(name: String, run: () throws -> Void)] = [
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--child", arguments.count == 3 {
+if arguments.first == "--smartcrop", arguments.count == 2 {
+    try SmartCropProbe.run(casesPath: arguments[1])
+} else if arguments.first == "--child", arguments.count == 3 {
     if ThumbnailRSSBenchmark.childModes.contains(arguments[1]) {
         try ThumbnailRSSBenchmark.runChild(mode: arguments[1], path: arguments[2])
     } else {
