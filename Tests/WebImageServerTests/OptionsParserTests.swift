@@ -43,7 +43,7 @@ import WebImage
         #expect(long.gravity == .focusPoint(x: 0.25, y: 0.75) && long.crop?.width == 0.5 && long.format == .png)
         #expect(long.rotate == 180 && long.background == RGBAColor(red: 1, green: 2, blue: 3) && long.stripMetadata)
         let gravities = ["no": ProcessingOptions.Gravity.north, "so": .south, "ea": .east, "we": .west, "nowe": .northWest,
-                         "soea": .southEast, "sowe": .southWest, "ce": .center]
+                         "soea": .southEast, "sowe": .southWest, "ce": .center, "sm": .smart]
         for (name, gravity) in gravities { #expect(try Self.parse("g:\(name)").gravity == gravity) }
         let offset = try Self.parse("g:ce:10:-5")
         #expect(offset.gravity == .center && offset.gravityOffsetX == 10 && offset.gravityOffsetY == -5)
@@ -53,12 +53,11 @@ import WebImage
 
     /// What the service cannot do yet is refused by name, never answered with a different image.
     @Test(arguments: [
-        ("ex:1:sm", "bad request: smart gravity (sm) is not supported yet: give a gravity type or a focus point (fp:x:y)"),
-        ("g:sm", "bad request: smart gravity (sm) is not supported yet: give a gravity type or a focus point (fp:x:y)"),
-        ("c:10:10:sm", "bad request: smart gravity (sm) is not supported yet: give a gravity type or a focus point (fp:x:y)"),
+        ("ex:1:sm", "bad request: ex cannot use smart gravity (sm)"),
+        ("g:sm:1:2", "bad request: smart gravity (sm) takes no offsets"),
         ("sm:0", "bad request: strip_metadata:false is not supported: results never carry the source's metadata"),
         ("ar:0", "bad request: auto_rotate:false is not supported: the service always applies the orientation"),
-        ("t:10", "bad request: processing option 't' is not supported yet"),
+        ("wm:0.5:ce", "bad request: processing option 'wm' is not supported yet"),
         ("watermark:0.5", "bad request: processing option 'watermark' is not supported yet"),
         ("adjust:10:1:1", "bad request: processing option 'adjust' is an imgproxy Pro option"),
         ("wmu:aHR0cA", "bad request: processing option 'wmu' is an imgproxy Pro option"),

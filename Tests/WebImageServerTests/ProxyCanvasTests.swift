@@ -152,4 +152,32 @@ import WebImage
             #expect(bad.status == 400)
         }
     }
+
+    /// Smart gravity keeps the detailed part: a checkered patch at the right of a flat image, where a centred
+    /// crop would keep only the flat grey.
+    @Test func smartGravityKeepsTheDetail() async throws {
+        let pixels = PixelBuffer(width: 400, height: 200) { out in
+            for y in 0..<200 {
+                for x in 0..<400 {
+                    let i = (y * 400 + x) * 4, patch = x >= 300 && (60..<140).contains(y)
+                    let value: UInt8 = patch ? ((x / 4 + y / 4) % 2 == 0 ? 0 : 255) : 128
+                    (out[i], out[i + 1], out[i + 2], out[i + 3]) = (value, value, value, 255)
+                }
+            }
+        }
+        try await ProxyHarness.with { harness in
+            harness.serve("/patch.png", try Fixtures.encode(Image(pixels: pixels), .png))
+            func extremes(_ options: String) async throws -> (min: UInt8, max: UInt8) {
+                let image = try await harness.get(harness.signedPath(options, source: "/patch.png")).image()
+                #expect(image.pixelSize == PixelSize(width: 100, height: 100))
+                let values = (0..<100).flatMap { y in (0..<100).map { x in image.pixels.rgba8(x: x, y: y)[0] } }
+                return (values.min() ?? 0, values.max() ?? 0)
+            }
+            let centred = try await extremes("rs:fill:100:100"), smart = try await extremes("rs:fill:100:100/g:sm")
+            #expect(centred.min == 128 && centred.max == 128)
+            #expect(smart.min < 20 && smart.max > 235)
+            let cropped = try await extremes("c:100:100:sm")
+            #expect(cropped.min < 20 && cropped.max > 235)
+        }
+    }
 }

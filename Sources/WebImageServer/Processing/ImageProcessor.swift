@@ -71,10 +71,11 @@ struct ImageProcessor: Sendable {
                                                                   limits: limits(for: options))
         var frames: [ImageFrame] = []
         frames.reserveCapacity(image.frameCount)
+        var smart = SmartPlacement()
         for frame in image.frames {
             var pixels = frame.pixels.converted(to: .rgba8).applying(image.orientation)
             pixels = pixels.applying(Self.orientation(forClockwise: options.rotate))
-            pixels = transform(pixels, plan: plan, upright: upright, options: options)
+            pixels = transform(pixels, plan: plan, upright: upright, options: options, smart: &smart)
             frames.append(ImageFrame(pixels: pixels, duration: frame.duration))
         }
         return try filter(Image(frames: frames, loopCount: image.loopCount), plan: plan, options: options)
@@ -151,22 +152,41 @@ struct ImageProcessor: Sendable {
 
     /// The plan (in source pixels) carried out on a raster decoded at a reduced size; a flip comes after the
     /// resize and before the result crop, as in imgproxy's pipeline.
+    /// Where smart gravity put the crops, found on the first frame and kept for every other.
+    private struct SmartPlacement {
+        var region: (x: Int, y: Int)?
+        var box: (x: Int, y: Int)?
+    }
+
     private func transform(_ pixels: PixelBuffer, plan: ProcessingPlan, upright: PixelSize,
-                           options: ProcessingOptions) -> PixelBuffer {
+                           options: ProcessingOptions, smart: inout SmartPlacement) -> PixelBuffer {
         let kx = Double(pixels.width) / Double(upright.width), ky = Double(pixels.height) / Double(upright.height)
-        let region = PixelRect(x: Int((Double(plan.region.x) * kx).rounded()),
-                                         y: Int((Double(plan.region.y) * ky).rounded()),
-                                         width: max(1, Int((Double(plan.region.width) * kx).rounded())),
-                                         height: max(1, Int((Double(plan.region.height) * ky).rounded())))
-        let cropped = pixels.cropped(to: region)
-        let resized = Resampler.resample(cropped, to: plan.scaled)
+        var region = PixelRect(x: Int((Double(plan.region.x) * kx).rounded()),
+                               y: Int((Double(plan.region.y) * ky).rounded()),
+                               width: max(1, Int((Double(plan.region.width) * kx).rounded())),
+                               height: max(1, Int((Double(plan.region.height) * ky).rounded())))
+        if let crop = options.crop, (crop.gravity ?? options.gravity) == .smart {
+            let origin = smart.region ?? AttentionCrop.origin(of: PixelSize(width: region.width, height: region.height),
+                                                              in: pixels)
+            smart.region = origin
+            (region.x, region.y) = origin
+        }
+        let resized = Resampler.resample(pixels.cropped(to: region), to: plan.scaled)
         let flip: ImageOrientation = switch (options.flipHorizontally, options.flipVertically) {
         case (true, true): .down
         case (true, false): .upMirrored
         case (false, true): .downMirrored
         case (false, false): .up
         }
-        return resized.applying(flip).cropped(to: plan.box)
+        let flipped = resized.applying(flip)
+        var box = plan.box
+        if options.gravity == .smart, box.width < flipped.width || box.height < flipped.height {
+            // imgproxy places the result crop by attention on the resized image.
+            let origin = smart.box ?? AttentionCrop.origin(of: PixelSize(width: box.width, height: box.height), in: flipped)
+            smart.box = origin
+            (box.x, box.y) = origin
+        }
+        return flipped.cropped(to: box)
     }
 
     /// Blur, sharpen and pixelate (imgproxy's `applyFilters`), then the canvas the plan extends and pads the

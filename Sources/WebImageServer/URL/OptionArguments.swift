@@ -92,8 +92,8 @@ struct OptionArguments {
         }
     }
 
-    /// A gravity and its offsets (`type:x:y`; `fp:x:y` is a focus point, each 0…1). Smart gravity is refused:
-    /// a centred crop in its place would be a silently different image.
+    /// A gravity and its offsets (`type:x:y`; `fp:x:y` is a focus point, each 0…1; `sm`, smart gravity, takes
+    /// none).
     func gravity(_ arguments: [Substring]) throws(ProxyError) -> (ProcessingOptions.Gravity, x: Double, y: Double) {
         guard let type = arguments.first, !type.isEmpty else { throw .badRequest("\(name) needs a gravity type") }
         guard arguments.count <= 3 else { throw .badRequest("\(name) takes a type and at most two offsets") }
@@ -106,10 +106,11 @@ struct OptionArguments {
             return (.focusPoint(x: try number(arguments[1], in: 0...1), y: try number(arguments[2], in: 0...1)), 0, 0)
         }
         if type == "sm" {
-            throw .badRequest("smart gravity (sm) is not supported yet: give a gravity type or a focus point (fp:x:y)")
+            guard arguments.count == 1 else { throw .badRequest("smart gravity (sm) takes no offsets") }
+            return (.smart, 0, 0)
         }
         guard let gravity = named[type] else {
-            throw .badRequest("unknown gravity '\(type)' (no so ea we noea nowe soea sowe ce fp:x:y)")
+            throw .badRequest("unknown gravity '\(type)' (no so ea we noea nowe soea sowe ce sm fp:x:y)")
         }
         func offset(_ index: Int) throws(ProxyError) -> Double {
             index < arguments.count && !arguments[index].isEmpty ? try number(arguments[index]) : 0

@@ -325,6 +325,7 @@ enum ProcessingOptionTable {
         var rule = ProcessingOptions.Extension()
         if arguments.values.count > index + 1 {
             (rule.gravity, rule.offsetX, rule.offsetY) = try arguments.gravity(Array(arguments.values[(index + 1)...]))
+            guard rule.gravity != .smart else { throw .badRequest("\(arguments.name) cannot use smart gravity (sm)") }
         }
         target = rule
     }

@@ -22,8 +22,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Which part of the image stays when cropping.
     public enum Gravity: Sendable, Hashable {
         case north, south, east, west, northEast, northWest, southEast, southWest, center
-        /// imgproxy's smart gravity (`sm`): a URL asking for it is refused until content-aware cropping exists,
-        /// rather than answered with a centred crop.
+        /// imgproxy's smart gravity (`sm`): the crop goes where libvips' attention strategy finds the most
+        /// detail, skin tones and saturation (``AttentionCrop``).
         case smart
         /// A focus point, each coordinate 0…1 of the width and height.
         case focusPoint(x: Double, y: Double)
