@@ -71,7 +71,11 @@ public final class ImageProxy: Sendable {
         processor = ImageProcessor(coders: configuration.processing.coders, maxSourcePixels: configuration.limits.maxSourcePixels,
                                    limits: ProcessingPlan.Limits(maxSide: configuration.limits.maxOutputSide,
                                                                  maxPixels: configuration.limits.maxOutputPixels),
-                                   quality: configuration.processing.qualityDefaults)
+                                   quality: configuration.processing.qualityDefaults,
+                                   watermark: configuration.processing.watermark.map {
+                                       WatermarkStep(image: $0.pixels.converted(to: .rgba8),
+                                                     opacity: configuration.processing.watermarkOpacity)
+                                   })
         limiter = WorkLimiter(workers: configuration.concurrency.workers, queueLimit: configuration.concurrency.queueSize,
                               queueDepth: statistics.instruments.queueDepth)
         workers = WorkerThreads(count: configuration.concurrency.workers)

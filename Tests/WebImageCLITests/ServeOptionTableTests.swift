@@ -1,12 +1,25 @@
 import Foundation
 import Testing
 import TestSupport
+import WebImage
 @testable import webimage
 
 /// `serve`'s options are declared once (``ServeOptions/all``): each sets exactly the field it names, by flag and
 /// by every environment variable alike, and every field of the proxy's configuration a deployment sets has one.
 @Suite struct ServeOptionTableTests {
     static let key = "736563726574", salt = "68656c6c6f"
+
+    /// A 4×2 PNG, as `IMGPROXY_WATERMARK_DATA` holds one, and a file of it for `IMGPROXY_WATERMARK_PATH`.
+    static let watermarkPNG: Data = {
+        let pixels = PixelBuffer(width: 4, height: 2, bytes: [UInt8](repeating: 200, count: 32))
+        return (try? CodersManager.shared.encode(Image(pixels: pixels), as: .png, options: ImageEncodeOptions())) ?? Data()
+    }()
+
+    static let watermarkFile: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("serve-watermark-\(getpid()).png").path
+        try? watermarkPNG.write(to: URL(fileURLWithPath: path))
+        return path
+    }()
 
     /// A presets file, as `IMGPROXY_PRESETS_PATH` names one.
     static let presetsFile: String = {
@@ -29,7 +42,8 @@ import TestSupport
         "shared-cache-connections": ["4"], "shared-cache-max-entry-bytes": ["1000"],
         "shared-cache-max-pending-writes": ["3"], "shared-cache-key-prefix": ["x:"], "workers": ["13"],
         "queue": ["5"], "retry-after": ["4"], "preset": ["thumb=rs:fill:100:100"], "presets-file": [presetsFile], "only-presets": ["true"],
-        "quality": ["55"],
+        "watermark-path": [watermarkFile], "watermark-data": [watermarkPNG.base64EncodedString()],
+        "watermark-opacity": ["0.5"], "quality": ["55"],
         "format-quality": ["webp=70"], "preferred-format": ["webp", "png"],
         "no-negotiation": ["true"], "no-avif-negotiation": ["true"], "ttl": ["60"], "error-ttl": ["3"],
         "drain-seconds": ["5"], "log-level": ["debug"], "access-log": ["false"],
@@ -180,6 +194,9 @@ import TestSupport
             (["--allow-unsigned", "--preset", "a=pr:a"], "webimage: --preset: preset 'a': presets nest deeper than 4 levels"),
             (["--allow-unsigned", "--preset", "a=" + String(repeating: "w:1/", count: 2000)],
              "webimage: --preset: 'a' is longer than 4096 bytes"),
+            (["--allow-unsigned", "--watermark-data", "aGVsbG8="],
+             "webimage: --watermark-data: the watermark is not a usable image: unsupported format: the bytes match no known image signature"),
+            (["--allow-unsigned", "--watermark-opacity", "2"], "webimage: --watermark-opacity: bad value '2': give 0 to 1"),
             (["--allow-unsigned", "--presets-file", "/nonexistent/presets"],
              "webimage: --presets-file: cannot read '/nonexistent/presets' as UTF-8 text"),
             (["--allow-unsigned", "--allowed-scheme", "file"], "webimage: --allowed-scheme: bad value 'file': give http or https"),

@@ -57,8 +57,8 @@ import WebImage
         ("g:sm:1:2", "bad request: smart gravity (sm) takes no offsets"),
         ("sm:0", "bad request: strip_metadata:false is not supported: results never carry the source's metadata"),
         ("ar:0", "bad request: auto_rotate:false is not supported: the service always applies the orientation"),
-        ("wm:0.5:ce", "bad request: processing option 'wm' is not supported yet"),
-        ("watermark:0.5", "bad request: processing option 'watermark' is not supported yet"),
+        ("kcr:1", "bad request: processing option 'kcr' is not supported yet"),
+        ("strip_color_profile:1", "bad request: processing option 'strip_color_profile' is not supported yet"),
         ("adjust:10:1:1", "bad request: processing option 'adjust' is an imgproxy Pro option"),
         ("wmu:aHR0cA", "bad request: processing option 'wmu' is an imgproxy Pro option"),
     ])

@@ -15,7 +15,8 @@ import WebImage
         "flip": "1:1", "auto_rotate": "1", "quality": "55", "format_quality": "webp:70", "format": "png",
         "max_bytes": "5000", "background": "ff8000", "strip_metadata": "1", "blur": "2", "sharpen": "1",
         "cachebuster": "v2", "expires": "4102444800", "filename": "cat", "return_attachment": "1",
-        "skip_processing": "jpg:png", "trim": "10:ff00ff:1:0", "max_src_resolution": "2.5", "max_src_file_size": "1000",
+        "skip_processing": "jpg:png", "trim": "10:ff00ff:1:0",
+        "watermark": "0.5:soea:10:10:0.2", "max_src_resolution": "2.5", "max_src_file_size": "1000",
         "max_animation_frames": "10", "max_animation_frame_resolution": "1", "max_result_dimension": "500",
     ]
 

@@ -180,4 +180,35 @@ import WebImage
             #expect(cropped.min < 20 && cropped.max > 235)
         }
     }
+
+    /// The operator's watermark (an opaque red 10×10 here) at its gravity, tiled, scaled, and at half opacity.
+    @Test func watermarkIsDrawnWhereAsked() async throws {
+        let red = PixelBuffer(width: 10, height: 10) { out in
+            for i in stride(from: 0, to: out.count, by: 4) { (out[i], out[i + 1], out[i + 2], out[i + 3]) = (255, 0, 0, 255) }
+        }
+        let configuration = ProxyHarness.configuration { $0.processing.watermark = Image(pixels: red) }
+        try await ProxyOptionTests.withPhoto(configuration) { harness in
+            func image(_ options: String) async throws -> Image {
+                try await harness.get(harness.signedPath("w:100/" + options, source: "/photo.jpg", ext: "png")).image()
+            }
+            func isRed(_ image: Image, _ x: Int, _ y: Int) -> Bool {
+                let pixel = image.pixels.rgba8(x: x, y: y)
+                return pixel[0] == 255 && pixel[1] == 0 && pixel[2] == 0
+            }
+            let corner = try await image("wm:1:nowe")
+            #expect(isRed(corner, 0, 0) && isRed(corner, 9, 9) && !isRed(corner, 10, 10) && !isRed(corner, 50, 40))
+            let offset = try await image("wm:1:soea:5:5")
+            #expect(isRed(offset, 94, 69) && !isRed(offset, 95, 70) && !isRed(offset, 84, 59))
+            let tiled = try await image("wm:1:re")
+            #expect([(5, 5), (45, 37), (95, 70)].allSatisfy { isRed(tiled, $0.0, $0.1) })
+            let scaled = try await image("wm:1:ce:0:0:0.5")
+            // Fitted into 50×38 (half of 100×75): 38×38, centred at (32, 19) (63 / 2 rounds half to even).
+            #expect(isRed(scaled, 32, 19) && isRed(scaled, 69, 56) && !isRed(scaled, 31, 19) && !isRed(scaled, 70, 56))
+            let faint = try await image("wm:0.5:nowe")
+            let plain = try await image("fl:0")
+            let blended = faint.pixels.rgba8(x: 2, y: 2), under = plain.pixels.rgba8(x: 2, y: 2)
+            #expect(abs(Int(blended[0]) - (255 + Int(under[0]) + 1) / 2) <= 1)
+            #expect(abs(Int(blended[1]) - (Int(under[1]) + 1) / 2) <= 1)
+        }
+    }
 }

@@ -70,3 +70,35 @@ extension PixelBuffer {
         return canvas
     }
 }
+
+extension PixelBuffer {
+    /// `overlay` drawn over this raster (both as straight-alpha RGBA8) with its top-left corner at `origin`,
+    /// its alpha multiplied by `opacity`; the parts outside are clipped. The one source-over blend (watermarks).
+    public func composited(_ overlay: PixelBuffer, at origin: (x: Int, y: Int), opacity: Double = 1) -> PixelBuffer {
+        var result = converted(to: .rgba8)
+        let top = overlay.converted(to: .rgba8)
+        let left = max(0, origin.x), upper = max(0, origin.y)
+        let right = min(width, origin.x + top.width), lower = min(height, origin.y + top.height)
+        guard left < right, upper < lower, opacity > 0 else { return result }
+        let scale = UInt32((min(1, opacity) * 255).rounded())
+        result.withUnsafeMutableBytes { out in
+            top.withUnsafeBytes { over in
+                for y in upper..<lower {
+                    for x in left..<right {
+                        let o = ((y - origin.y) * top.width + (x - origin.x)) * 4, d = (y * width + x) * 4
+                        let alpha = (UInt32(over[o + 3]) * scale + 127) / 255
+                        guard alpha > 0 else { continue }
+                        let below = UInt32(out[d + 3]) * (255 - alpha) / 255
+                        let total = alpha + below
+                        for channel in 0..<3 {
+                            let value = (UInt32(over[o + channel]) * alpha + UInt32(out[d + channel]) * below + total / 2) / total
+                            out[d + channel] = UInt8(value)
+                        }
+                        out[d + 3] = UInt8(min(255, total))
+                    }
+                }
+            }
+        }
+        return result
+    }
+}

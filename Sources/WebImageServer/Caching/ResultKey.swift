@@ -24,6 +24,10 @@ enum ResultKey {
             parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)")
         }
         if options.pixelate > 1 { parts.append("pix:\(options.pixelate)") }
+        if let mark = options.watermark {
+            let place = mark.replicates ? "re" : gravity(mark.gravity)
+            parts.append("wm:\(mark.opacity):\(place):\(mark.offsetX):\(mark.offsetY):\(mark.scale)")
+        }
         if let trim = options.trim {
             let color = trim.color.map { "\($0.red).\($0.green).\($0.blue)" } ?? "auto"
             parts.append("t:\(trim.threshold):\(color):\(trim.equalHorizontal ? 1 : 0):\(trim.equalVertical ? 1 : 0)")

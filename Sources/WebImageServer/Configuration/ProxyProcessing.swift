@@ -5,6 +5,11 @@ extension ImageProxyConfiguration {
     public struct Processing: Sendable {
         /// Named option lists for `preset:NAME`; one named `default` applies to every URL first. Default none.
         public var presets: [String: String]
+        /// The image `watermark` draws (imgproxy's `IMGPROXY_WATERMARK_PATH` or `_DATA`); a URL asking for a
+        /// watermark without one gets none, as in imgproxy. Default nil.
+        public var watermark: Image?
+        /// Multiplies every watermark's opacity (imgproxy's `IMGPROXY_WATERMARK_OPACITY`). Default 1.
+        public var watermarkOpacity = 1.0
         /// imgproxy's presets-only mode: a URL's options are one segment of `:`-separated preset names.
         /// Default false.
         public var onlyPresets: Bool = false

@@ -9,6 +9,8 @@ struct ImageProcessor: Sendable {
     let maxSourcePixels: Int
     let limits: ProcessingPlan.Limits
     let quality: QualityDefaults
+    /// The operator's watermark; nil: `watermark` draws nothing, as in imgproxy.
+    var watermark: WatermarkStep?
 
     /// The encoded result of `options` applied to the source and its format (`choice` resolved for the source),
     /// each stage timed by `timing`. The header is read here only when fetching the source did not already.
@@ -217,6 +219,11 @@ struct ImageProcessor: Sendable {
             image = image.with(frames: image.frames.map {
                 ImageFrame(pixels: $0.pixels.flattened(onto: background), duration: $0.duration)
             }, hasAlpha: false)
+        }
+        if let mark = options.watermark, let watermark {
+            image = image.with(frames: image.frames.map {
+                ImageFrame(pixels: watermark.apply(mark, to: $0.pixels, dprScale: plan.dprScale), duration: $0.duration)
+            })
         }
         return image
     }

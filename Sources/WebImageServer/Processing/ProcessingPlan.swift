@@ -228,9 +228,11 @@ struct ProcessingPlan: Sendable, Hashable {
     }
 
     /// Where a `size` rectangle sits inside `whole` by `gravity` and its offsets (pixels times `offsetScale`
-    /// when 1 or more in magnitude, else a fraction of the side), kept inside `whole`.
+    /// when 1 or more in magnitude, else a fraction of the side), kept inside `whole` — or, `allowsOverflow`,
+    /// only touching it (a watermark may hang over the edges).
     static func position(_ size: PixelSize, in whole: PixelSize, gravity: ProcessingOptions.Gravity,
-                         offsetX: Double = 0, offsetY: Double = 0, offsetScale: Double = 1) -> (x: Int, y: Int) {
+                         offsetX: Double = 0, offsetY: Double = 0, offsetScale: Double = 1,
+                         allowsOverflow: Bool = false) -> (x: Int, y: Int) {
         var left: Int, top: Int
         if case .focusPoint(let fx, let fy) = gravity {
             left = evenScaled(whole.width, by: fx) - size.width / 2
@@ -252,6 +254,9 @@ struct ProcessingPlan: Sendable, Hashable {
             case .west, .northWest, .southWest: left = dx
             default: break
             }
+        }
+        if allowsOverflow {
+            return (max(1 - size.width, min(left, whole.width - 1)), max(1 - size.height, min(top, whole.height - 1)))
         }
         return (max(0, min(left, whole.width - size.width)), max(0, min(top, whole.height - size.height)))
     }

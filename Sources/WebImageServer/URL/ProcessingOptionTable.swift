@@ -190,6 +190,22 @@ enum ProcessingOptionTable {
     ]
 
     static let filters: [ProcessingOptionSpec] = [
+        spec(["watermark", "wm"]) { arguments, options throws(ProxyError) in
+            try arguments.count(1...5)
+            var watermark = ProcessingOptions.Watermark(opacity: try arguments.number(arguments.values[0], in: 0...1))
+            if arguments.values.count > 1, !arguments.values[1].isEmpty {
+                if arguments.values[1] == "re" {
+                    watermark.replicates = true
+                } else {
+                    (watermark.gravity, _, _) = try arguments.gravity([arguments.values[1]])
+                    guard watermark.gravity != .smart else { throw .badRequest("watermark cannot use smart gravity (sm)") }
+                }
+            }
+            try arguments.set(2, &watermark.offsetX) { text throws(ProxyError) in try arguments.number(text) }
+            try arguments.set(3, &watermark.offsetY) { text throws(ProxyError) in try arguments.number(text) }
+            try arguments.set(4, &watermark.scale) { text throws(ProxyError) in try arguments.number(text, in: 0...100) }
+            options.watermark = watermark.opacity > 0 ? watermark : nil
+        },
         spec(["pixelate", "pix"]) { arguments, options throws(ProxyError) in
             try arguments.single(&options.pixelate) { text throws(ProxyError) in try arguments.integer(text, in: 0...1000) }
         },
@@ -265,7 +281,7 @@ enum ProcessingOptionTable {
     /// imgproxy's open-source options the service does not carry out yet, each with its aliases: refused by name
     /// (400), never ignored.
     static let notYetSupported: [String: [String]] = [
-        "watermark": ["wm"], "keep_copyright": ["kcr"], "strip_color_profile": ["scp"],
+        "keep_copyright": ["kcr"], "strip_color_profile": ["scp"],
         "enforce_thumbnail": ["eth"], "raw": [],
     ]
 

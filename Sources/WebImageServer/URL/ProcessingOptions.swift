@@ -55,6 +55,20 @@ public struct ProcessingOptions: Sendable, Hashable {
         public var top = 0, right = 0, bottom = 0, left = 0
     }
 
+    /// The operator's watermark drawn over the result (imgproxy's `watermark`).
+    public struct Watermark: Sendable, Hashable {
+        /// 0…1, times the operator's opacity.
+        public var opacity: Double
+        /// Where it goes: a gravity (offsets below), or tiled over the whole result.
+        public var gravity: Gravity = .center
+        public var replicates = false
+        /// As the gravity's offsets; tiled, the spacing between tiles.
+        public var offsetX = 0.0
+        public var offsetY = 0.0
+        /// Fitted into this fraction of the result's size; 0: its own size.
+        public var scale = 0.0
+    }
+
     /// Cutting away the border of one colour before anything else (imgproxy's `trim`).
     public struct Trim: Sendable, Hashable {
         /// How far (0…255, in any channel) a pixel may be from the colour and still count as border.
@@ -144,6 +158,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var filename: String?
     /// Answer with `Content-Disposition: attachment` rather than `inline`. Default false.
     public var returnAttachment = false
+    /// Default nil: no watermark.
+    public var watermark: Watermark?
     /// Default nil: no trim. Animations are not trimmed, as in imgproxy.
     public var trim: Trim?
     /// Default none.

@@ -182,6 +182,26 @@ enum ServeOptions {
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         },
+        ServeOption(name: "watermark-path", variables: ["WEBIMAGE_WATERMARK_PATH", "IMGPROXY_WATERMARK_PATH"],
+                    kind: .value("FILE"), help: "The image watermark:… draws (at most 10 MB and 16 MP). Default: none.",
+                    field: "configuration.processing.watermark") { settings, given in
+            guard let data = FileManager.default.contents(atPath: given.text) else {
+                throw CLIFailure(subject: given.origin, reason: "cannot read '\(given.text)'")
+            }
+            settings.configuration.processing.watermark = try ServeOptions.watermark(data, given: given)
+        },
+        ServeOption(name: "watermark-data", variables: ["WEBIMAGE_WATERMARK_DATA", "IMGPROXY_WATERMARK_DATA"],
+                    kind: .value("BASE64"), help: "The watermark image as base64, instead of a file. Default: none.",
+                    field: "configuration.processing.watermark") { settings, given in
+            guard let data = Data(base64Encoded: given.text) else { throw given.failure("give base64") }
+            settings.configuration.processing.watermark = try ServeOptions.watermark(data, given: given)
+        },
+        ServeOption(name: "watermark-opacity", variables: ["WEBIMAGE_WATERMARK_OPACITY", "IMGPROXY_WATERMARK_OPACITY"],
+                    kind: .value("N"), help: "Multiplies every watermark's opacity (0-1). Default 1.",
+                    field: "configuration.processing.watermarkOpacity") { settings, given in
+            guard let opacity = Double(given.text), (0...1).contains(opacity) else { throw given.failure("give 0 to 1") }
+            settings.configuration.processing.watermarkOpacity = opacity
+        },
         .toggle("only-presets", ["WEBIMAGE_ONLY_PRESETS", "IMGPROXY_ONLY_PRESETS"],
                 "Presets-only mode: a URL's options are one segment of :-separated preset names.",
                 field: "configuration.processing.onlyPresets", \.configuration.processing.onlyPresets),
@@ -229,6 +249,20 @@ enum ServeOptions {
         .number("error-ttl", ["WEBIMAGE_ERROR_TTL"], "max-age of 5xx answers, in seconds.",
                 field: "configuration.responses.errorCacheTTL", \.configuration.responses.errorCacheTTL, minimum: 0),
     ]
+
+    /// The watermark image decoded now, within bounds, so a bad one stops the start-up naming its option.
+    static func watermark(_ data: Data, given: ServeOption.Given) throws -> Image {
+        guard data.count <= 10 << 20 else {
+            throw CLIFailure(subject: given.origin, reason: "the watermark is \(data.count) bytes: give at most 10 MB")
+        }
+        do {
+            return try CodersManager.shared.decode(data, options: ImageDecodeOptions(firstFrameOnly: true,
+                                                                                     applyOrientation: true,
+                                                                                     maxPixelCount: 16 << 20))
+        } catch {
+            throw CLIFailure(subject: given.origin, reason: "the watermark is not a usable image: \(error)")
+        }
+    }
 
     static let process: [ServeOption] = [
         .duration("drain-seconds", ["WEBIMAGE_DRAIN_SECONDS"],
