@@ -5,10 +5,15 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# Copies a seed unless the corpus has it (`cp -n` exits with an error for that in some coreutils versions).
+add() { [ -e "$2" ] || cp "$1" "$2"; }
+
 for target in "$@"; do
     corpus="Corpus/$target"
     mkdir -p "$corpus"
-    if [ -d "Seeds/$target" ]; then cp -n Seeds/"$target"/* "$corpus"/; fi
+    for seed in Seeds/"$target"/*; do
+        if [ -f "$seed" ]; then add "$seed" "$corpus/$(basename "$seed")"; fi
+    done
     case "$target" in
         FuzzImageHeader | FuzzImageDecode)
             # Named by content so files of the same name in different folders all arrive.
@@ -16,7 +21,7 @@ for target in "$@"; do
                 \( -iname '*.png' -o -iname '*.jpg' -o -iname '*.gif' -o -iname '*.webp' -o -iname '*.avif' \
                    -o -iname '*.heic' -o -iname '*.heif' -o -iname '*.jxl' -o -iname '*.bmp' -o -iname '*.tiff' \) \
                 -print0 | while IFS= read -r -d '' file; do
-                    cp -n "$file" "$corpus/$(sha1sum "$file" | cut -c1-40)"
+                    add "$file" "$corpus/$(sha1sum "$file" | cut -c1-40)"
                 done
             ;;
     esac
