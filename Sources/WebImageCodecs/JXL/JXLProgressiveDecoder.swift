@@ -21,8 +21,8 @@ final class JXLProgressiveDecoder: ProgressiveImageDecoder {
     /// libjxl's output raster: written by libjxl between calls, so it is ours, and images get copies.
     private var output: UnsafeMutableRawBufferPointer?
     private var isComplete = false
-    /// The first error of a feed. libjxl's decoder must not run again once it failed or was left waiting for a
-    /// buffer (a later call wrote through a null pointer inside libjxl), so every later call throws it again.
+    /// The first error of a feed, thrown again by every later call: libjxl 0.7's decoder, run again after it
+    /// reported `JXL_DEC_ERROR`, went on and wrote through a null pointer.
     private var failure: (any Error)?
 
     init(options: ImageDecodeOptions) {

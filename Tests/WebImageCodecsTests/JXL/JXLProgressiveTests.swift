@@ -42,8 +42,8 @@ import WebImage
         #expect(GIFTestSupport.badDataReason { _ = try decoder.decode(data.prefix(2000), isFinished: true) } == .truncated)
     }
 
-    /// Found by fuzzing (`FuzzImageDecode`): once a feed had failed, the next call ran libjxl's decoder again and
-    /// it wrote through a null pointer. Every later call now throws instead.
+    /// Found by fuzzing (`FuzzImageDecode`): the first 4 bytes give a header and then `JXL_DEC_ERROR`; the next
+    /// call ran libjxl's decoder again and it wrote through a null pointer. Every later call now throws instead.
     @Test func callAfterAFailedFeedThrows() {
         let data = Data([0xFF, 0x0A, 0xFF, 0xFF, 0x70, 0xFF, 0xFF, 0xFF])
         let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 64, height: 64), applyOrientation: true,
