@@ -6,7 +6,10 @@
 # what the other built.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: demo test setup consumer
+# Seconds each fuzz target runs in `make fuzz`.
+FUZZ_SECONDS ?= 60
+
+.PHONY: demo test setup consumer fuzz
 
 setup:
 	@bash Scripts/setup.sh
@@ -21,3 +24,7 @@ test: setup
 # A package depending on a tagged clone of this checkout by URL and version (run by CI).
 consumer: setup
 	bash Scripts/consumer-check.sh
+
+# The libFuzzer targets of Fuzz/ (a package of their own), each run for FUZZ_SECONDS; fails on any crash.
+fuzz: setup
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash Fuzz/run.sh

@@ -25,11 +25,14 @@ public struct SharedCacheEntry: Sendable, Hashable {
     }
 
     static let magic = Array("SWIC".utf8), version: UInt8 = 3
+    /// 9999-12-31T23:59:59Z, the last date HTTP can spell: later dates are written as it, and a value carrying one
+    /// is foreign (decoding one near 2^64 s made ``encoded`` trap converting it back).
+    static let latestSecond: UInt64 = 253_402_300_799
 
     /// The framed value.
     public var encoded: [UInt8] {
         let tag = Array((etag ?? "").utf8.prefix(Int(UInt16.max)))
-        let seconds = UInt64(max(0, lastModified?.timeIntervalSince1970 ?? 0))
+        let seconds = UInt64(min(max(0, lastModified?.timeIntervalSince1970 ?? 0), Double(Self.latestSecond)))
         var out = Self.magic + [Self.version, UInt8(ImageFormat.allCases.firstIndex(of: format) ?? 0)]
         out += [UInt8(tag.count >> 8), UInt8(tag.count & 0xFF)] + tag
         out += stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: seconds >> UInt64($0)) }
@@ -50,7 +53,7 @@ public struct SharedCacheEntry: Sendable, Hashable {
         guard value.count >= payloadStart else { return nil }
         let seconds = value[dateStart..<lengthStart].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let length = value[lengthStart..<payloadStart].reduce(0) { $0 << 8 | Int($1) }
-        guard value.count == payloadStart + length, length > 0 else { return nil }
+        guard value.count == payloadStart + length, length > 0, seconds <= Self.latestSecond else { return nil }
         let payload = Array(value[payloadStart...])
         guard ImageFormat(sniffing: Data(payload)) == format else { return nil }
         let tag = String(decoding: value[8..<dateStart], as: UTF8.self)

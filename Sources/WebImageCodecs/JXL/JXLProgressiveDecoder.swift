@@ -21,6 +21,9 @@ final class JXLProgressiveDecoder: ProgressiveImageDecoder {
     /// libjxl's output raster: written by libjxl between calls, so it is ours, and images get copies.
     private var output: UnsafeMutableRawBufferPointer?
     private var isComplete = false
+    /// The first error of a feed, thrown again by every later call: libjxl 0.7's decoder, run again after it
+    /// reported `JXL_DEC_ERROR`, went on and wrote through a null pointer.
+    private var failure: (any Error)?
 
     init(options: ImageDecodeOptions) {
         self.options = options
@@ -36,10 +39,16 @@ final class JXLProgressiveDecoder: ProgressiveImageDecoder {
             var store = RasterStore.fresh
             return try JXLDecoding.decode(data, store: &store, options: options)
         }
+        if let failure { throw failure }
         let session = try self.session ?? start()
         var progressed = false
         if !isComplete && data.count > consumed {
-            progressed = try feed(data, to: session)
+            do {
+                progressed = try feed(data, to: session)
+            } catch {
+                failure = error
+                throw error
+            }
         }
         if isAnimated { return try decode(data, isFinished: isFinished) }
         if isFinished {

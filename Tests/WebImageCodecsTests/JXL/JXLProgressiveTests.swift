@@ -42,6 +42,17 @@ import WebImage
         #expect(GIFTestSupport.badDataReason { _ = try decoder.decode(data.prefix(2000), isFinished: true) } == .truncated)
     }
 
+    /// Found by fuzzing (`FuzzImageDecode`): the first 4 bytes give a header and then `JXL_DEC_ERROR`; the next
+    /// call ran libjxl's decoder again and it wrote through a null pointer. Every later call now throws instead.
+    @Test func callAfterAFailedFeedThrows() {
+        let data = Data([0xFF, 0x0A, 0xFF, 0xFF, 0x70, 0xFF, 0xFF, 0xFF])
+        let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 64, height: 64), applyOrientation: true,
+                                         maxPixelCount: 4_000_000, colorSpace: .preserve)
+        let decoder = coder.makeProgressiveDecoder(options: options)
+        _ = try? decoder.decode(data.prefix(4), isFinished: false)
+        #expect(throws: (any Error).self) { try decoder.decode(data, isFinished: true) }
+    }
+
     @Test func animationArrivesWhole() throws {
         let data = try TestCorpus.data("jxl/animation_spline.jxl")
         let (partials, final) = try feed(data, chunk: 2048)
