@@ -147,6 +147,21 @@ import WebImage
         #expect(try processor.header(of: SourceBytes(data: Data("hello".utf8), header: known)) == known)
     }
 
+    /// With no `q:`, `fq:`'s quality for the format wins, then the operator's per-format table (imgproxy's
+    /// defaults WebP 79, AVIF 63, JPEG XL 77), then the default quality (80).
+    @Test func qualityOrder() throws {
+        let defaults = ImageProxyConfiguration().processing
+        #expect(defaults.defaultQuality == 80 && defaults.formatQuality == [.webp: 79, .avif: 63, .jxl: 77])
+        let quality = defaults.qualityDefaults
+        var options = ProcessingOptions()
+        #expect(quality.quality(for: .webp, options: options) == 79 && quality.quality(for: .jpeg, options: options) == 80)
+        try OptionsParser().apply(["fq:webp:70:jpg:60"], to: &options)
+        #expect(quality.quality(for: .webp, options: options) == 70 && quality.quality(for: .jpeg, options: options) == 60)
+        #expect(quality.quality(for: .avif, options: options) == 63)
+        try OptionsParser().apply(["q:90"], to: &options)
+        #expect(quality.quality(for: .webp, options: options) == 90)
+    }
+
     @Test func resultKeysIgnoreTheSignatureAndNormaliseAliases() throws {
         var a = ProcessingOptions(), b = ProcessingOptions()
         try OptionsParser().apply(["rs:fit:100:100", "q:80"], to: &a)
