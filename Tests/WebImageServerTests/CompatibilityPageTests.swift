@@ -12,12 +12,8 @@ import TestSupport
     @Test func everyOptionAndAliasIsOnThePage() throws {
         let page = try Self.page()
         let taken = ProcessingOptionTable.all.flatMap(\.names) + ["preset", "pr"]
-        let refused = ProcessingOptionTable.notYetSupported.merging(ProcessingOptionTable.proOnly) { $0 + $1 }
-        for name in taken + refused.keys {
+        for name in taken + ProcessingOptionTable.proOnly.keys {
             #expect(page.contains("`\(name)`"), "\(name) is not on the page")
-        }
-        for (name, aliases) in ProcessingOptionTable.notYetSupported {
-            for alias in aliases { #expect(page.contains("`\(alias)`"), "\(name)'s alias \(alias) is not on the page") }
         }
     }
 }

@@ -138,13 +138,7 @@ enum ProcessingOptionTable {
             try arguments.set(0, &options.flipHorizontally, arguments.boolean)
             try arguments.set(1, &options.flipVertically, arguments.boolean)
         },
-        spec(["auto_rotate", "ar"]) { arguments, _ throws(ProxyError) in
-            var rotates = true
-            try arguments.single(&rotates, arguments.boolean)
-            guard rotates else {
-                throw .badRequest("auto_rotate:false is not supported: the service always applies the orientation")
-            }
-        },
+        onlyValue(["auto_rotate", "ar"], true, "the service always applies the orientation"),
     ]
 
     static let output: [ProcessingOptionSpec] = [
@@ -180,13 +174,11 @@ enum ProcessingOptionTable {
                 return format
             })
         },
-        spec(["strip_metadata", "sm"]) { arguments, _ throws(ProxyError) in
-            var strips = true
-            try arguments.single(&strips, arguments.boolean)
-            guard strips else {
-                throw .badRequest("strip_metadata:false is not supported: results never carry the source's metadata")
-            }
-        },
+        onlyValue(["strip_metadata", "sm"], true, "results never carry the source's metadata"),
+        onlyValue(["strip_color_profile", "scp"], true, "results are converted to sRGB and carry no profile"),
+        onlyValue(["keep_copyright", "kcr"], false, "results never carry the source's metadata"),
+        onlyValue(["enforce_thumbnail", "eth"], false, "embedded thumbnails are used only when big enough"),
+        onlyValue(["raw"], false, "sources are always checked and processed"),
     ]
 
     static let filters: [ProcessingOptionSpec] = [
@@ -278,13 +270,6 @@ enum ProcessingOptionTable {
         },
     ]
 
-    /// imgproxy's open-source options the service does not carry out yet, each with its aliases: refused by name
-    /// (400), never ignored.
-    static let notYetSupported: [String: [String]] = [
-        "keep_copyright": ["kcr"], "strip_color_profile": ["scp"],
-        "enforce_thumbnail": ["eth"], "raw": [],
-    ]
-
     /// imgproxy Pro's options, each with its aliases: refused by name (400).
     static let proOnly: [String: [String]] = [
         "adjust": ["a"], "brightness": ["br"], "contrast": ["co"], "saturation": ["sa"], "monochrome": ["mc"],
@@ -298,13 +283,11 @@ enum ProcessingOptionTable {
         "video_thumbnail_animation": ["vta"], "fallback_image_url": ["fiu"], "hashsum": ["hs"], "dpi": [],
     ]
 
-    private static let refusedNotYet = Set(notYetSupported.flatMap { [$0.key] + $0.value })
     private static let refusedPro = Set(proOnly.flatMap { [$0.key] + $0.value })
 
     /// The option named `name`, or the 400 that names why there is none.
     static func spec(named name: String) throws(ProxyError) -> ProcessingOptionSpec {
         if let spec = byName[name] { return spec }
-        if refusedNotYet.contains(name) { throw .badRequest("processing option '\(name)' is not supported yet") }
         if refusedPro.contains(name) { throw .badRequest("processing option '\(name)' is an imgproxy Pro option") }
         throw .badRequest("unknown processing option '\(name)'")
     }
@@ -320,6 +303,18 @@ enum ProcessingOptionTable {
             }
             try arguments.count(1...1)
             try apply(arguments, &options)
+        }
+    }
+
+    /// A switch the service has one setting of: that value is accepted (it is what happens anyway), the other
+    /// refused with `reason`, rather than ignored.
+    private static func onlyValue(_ names: [String], _ accepted: Bool, _ reason: String) -> ProcessingOptionSpec {
+        spec(names) { arguments, _ throws(ProxyError) in
+            var value = accepted
+            try arguments.single(&value, arguments.boolean)
+            guard value == accepted else {
+                throw .badRequest("\(names[0]):\(!accepted) is not supported: \(reason)")
+            }
         }
     }
 
