@@ -35,6 +35,22 @@ import WebImage
         }
     }
 
+    /// imgproxy never negotiates AVIF for an animation: a browser listing AVIF and WebP gets an animated WebP,
+    /// one listing only AVIF the source's animated GIF; stills still get AVIF.
+    @Test func animationsAreNotNegotiatedToAVIF() async throws {
+        try await ProxyHarness.with { harness in
+            harness.serve("/anim.gif", try Fixtures.animatedGIF(12, 7), contentType: "image/gif")
+            let path = harness.signedPath("w:6", source: "/anim.gif")
+            let browser = try await harness.get(path, headers: [("Accept", "image/avif,image/webp,*/*")])
+            #expect(browser.header("Content-Type") == "image/webp")
+            let animated = try browser.image()
+            #expect(animated.frameCount > 1)
+            let avifOnly = try await harness.get(path, headers: [("Accept", "image/avif,*/*")])
+            #expect(avifOnly.header("Content-Type") == "image/gif")
+            #expect(try avifOnly.image().frameCount == animated.frameCount)
+        }
+    }
+
     @Test func avifNegotiationCanBeTurnedOffAlone() async throws {
         let configuration = ProxyHarness.configuration { $0.responses.negotiatesAVIF = false }
         try await ProxyHarness.with(configuration) { harness in

@@ -13,6 +13,9 @@ struct FormatChoice: Sendable, Hashable {
     /// imgproxy's `IMGPROXY_PREFERRED_FORMATS`: a source in one of them is answered in it, any other in the first
     /// that holds the result. Never empty.
     var preferred: [ImageFormat]
+    /// Negotiated AVIF, and the client lists WebP too: an animated source gets WebP instead (imgproxy never
+    /// negotiates AVIF for an animation, which would lose it).
+    var webPForAnimations = false
 
     /// The URL's format (`format:` or the extension) if any; else, negotiating, AVIF when the client lists it
     /// (and `negotiatesAVIF`), then WebP when it lists that; else the source's, or a preferred one.
@@ -26,6 +29,7 @@ struct FormatChoice: Sendable, Hashable {
             self.init(format: nil, dependsOnAccept: false, preferred: preferred)
         } else if negotiatesAVIF, listed("image/avif") {
             self.init(format: .avif, dependsOnAccept: true, preferred: preferred)
+            webPForAnimations = listed("image/webp")
         } else if listed("image/webp") {
             self.init(format: .webp, dependsOnAccept: true, preferred: preferred)
         } else {
@@ -41,19 +45,23 @@ struct FormatChoice: Sendable, Hashable {
 
     /// The bucket's name in the result key.
     var keyComponent: String {
-        format?.rawValue ?? "source(" + preferred.map(\.rawValue).joined(separator: ",") + ")"
+        if let format { return format.rawValue + (webPForAnimations ? "+webp" : "") }
+        return "source(" + preferred.map(\.rawValue).joined(separator: ",") + ")"
     }
 
     /// Whether the result keeps every frame: in a format that holds an animation, or when the result decides
     /// the format.
-    func keepsFrames(source: ImageFormat) -> Bool {
-        resolved(source: source).map(Self.holdsAnimation) ?? true
+    func keepsFrames(source: ImageFormat, animated: Bool) -> Bool {
+        resolved(source: source, animated: animated).map(Self.holdsAnimation) ?? true
     }
 
     /// The format written for a source of `source` format; nil when the source's format is not a preferred
-    /// one: then ``fallback(for:)`` picks it from the result.
-    func resolved(source: ImageFormat) -> ImageFormat? {
-        format ?? (preferred.contains(source) ? source : nil)
+    /// one (or an animation was negotiated AVIF): then ``fallback(for:)`` picks it from the result.
+    func resolved(source: ImageFormat, animated: Bool) -> ImageFormat? {
+        if animated, dependsOnAccept, format == .avif {
+            return webPForAnimations ? .webp : (preferred.contains(source) ? source : nil)
+        }
+        return format ?? (preferred.contains(source) ? source : nil)
     }
 
     /// imgproxy's `findBestFormat`: the first preferred format that can hold the result (an animation, a

@@ -24,8 +24,8 @@ struct ImageProcessor: Sendable {
            choice.dependsOnAccept || choice.format == nil || choice.format == header.format {
             return (source.data, header.format)
         }
-        let named = choice.resolved(source: header.format)
-        let keepFrames = choice.keepsFrames(source: header.format)
+        let named = choice.resolved(source: header.format, animated: header.frameCount > 1)
+        let keepFrames = choice.keepsFrames(source: header.format, animated: header.frameCount > 1)
         // A trim decides the size the plan starts from: the whole image is decoded and cut first (imgproxy
         // trims before anything else, and never an animation it keeps).
         let trims = options.trim != nil && (header.frameCount == 1 || !keepFrames)
