@@ -105,13 +105,25 @@ public final class ImageProxy: Sendable {
         await results.shared?.close()
     }
 
-    /// The answer to an image request (`GET`/`HEAD` on `/<signature>/<options>/<source>`).
+    /// The answer to an image request (`GET`/`HEAD` on `/<signature>/<options>/<source>`); when the source
+    /// cannot be had and the operator set a fallback image, that image processed the same way.
     public func image(_ request: ProxyRequest) async -> ProxyResponse {
+        let job: ProxyJob
         do throws(ProxyError) {
-            let job = try job(for: request.path, accept: request.accept)
+            job = try self.job(for: request.path, accept: request.accept)
+        } catch {
+            return errorResponse(error)
+        }
+        do throws(ProxyError) {
             let result = try await result(for: job)
             return .result(result, for: request, job: job, ttl: ttl(job.options))
         } catch {
+            if let fallback = await fallback(for: job, after: error) {
+                return .result(fallback.result, for: request, job: job,
+                               ttl: min(configuration.responses.fallbackTTL ?? configuration.responses.cacheTTL,
+                                        ttl(job.options)),
+                               status: fallback.status)
+            }
             return errorResponse(error)
         }
     }

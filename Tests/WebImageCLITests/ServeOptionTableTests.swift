@@ -43,7 +43,9 @@ import WebImage
         "shared-cache-max-pending-writes": ["3"], "shared-cache-key-prefix": ["x:"], "workers": ["13"],
         "queue": ["5"], "retry-after": ["4"], "preset": ["thumb=rs:fill:100:100"], "presets-file": [presetsFile], "only-presets": ["true"],
         "watermark-path": [watermarkFile], "watermark-data": [watermarkPNG.base64EncodedString()],
-        "watermark-opacity": ["0.5"], "quality": ["55"],
+        "watermark-opacity": ["0.5"], "fallback-image-path": [watermarkFile],
+        "fallback-image-data": [watermarkPNG.base64EncodedString()], "fallback-image-status": ["404"],
+        "fallback-image-ttl": ["60"], "quality": ["55"],
         "format-quality": ["webp=70"], "preferred-format": ["webp", "png"],
         "no-negotiation": ["true"], "no-avif-negotiation": ["true"], "ttl": ["60"], "error-ttl": ["3"],
         "drain-seconds": ["5"], "log-level": ["debug"], "access-log": ["false"],
@@ -227,6 +229,7 @@ import WebImage
     /// Every stored value by its path (`configuration.limits.maxSourceBytes`); sets sorted, optionals unwrapped.
     static func leaves(_ value: Any, path: String = "") -> [String: String] {
         if let url = value as? URL { return [path: url.absoluteString] }
+        if let data = value as? Data { return [path: data.base64EncodedString()] }
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {
         case .struct?:

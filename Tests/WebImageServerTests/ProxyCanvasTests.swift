@@ -211,4 +211,25 @@ import WebImage
             #expect(abs(Int(blended[1]) - (Int(under[1]) + 1) / 2) <= 1)
         }
     }
+
+    /// The operator's fallback image answers, processed the same way, when the source is missing or not an
+    /// image, with the configured status and TTL; a bad request stays an error.
+    @Test func fallbackImageStandsInForAMissingSource() async throws {
+        let configuration = ProxyHarness.configuration {
+            $0.processing.fallbackImage = try? Fixtures.png(40, 20)
+            $0.responses.fallbackStatus = 404
+            $0.responses.fallbackTTL = 30
+        }
+        try await ProxyHarness.with(configuration) { harness in
+            harness.serve("/text", Data("not an image".utf8), contentType: "text/plain")
+            let missing = try await harness.get(harness.signedPath("w:20", source: "/nothing.jpg"))
+            #expect(missing.status == 404 && missing.header("Content-Type") == "image/png")
+            #expect(try missing.image().pixelSize == PixelSize(width: 20, height: 10))
+            #expect(missing.header("Cache-Control") == "public, max-age=30, immutable")
+            let junk = try await harness.get(harness.signedPath("w:10/f:webp", source: "/text"))
+            #expect(junk.status == 404 && junk.header("Content-Type") == "image/webp")
+            let bad = try await harness.get(harness.signedPath("w:-1", source: "/nothing.jpg"))
+            #expect(bad.status == 400)
+        }
+    }
 }

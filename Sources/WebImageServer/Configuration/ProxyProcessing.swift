@@ -1,3 +1,4 @@
+import Foundation
 import WebImage
 
 extension ImageProxyConfiguration {
@@ -10,6 +11,9 @@ extension ImageProxyConfiguration {
         public var watermark: Image?
         /// Multiplies every watermark's opacity (imgproxy's `IMGPROXY_WATERMARK_OPACITY`). Default 1.
         public var watermarkOpacity = 1.0
+        /// The encoded image answered, processed like the source, when a source is missing, failing, too slow or
+        /// not an image (imgproxy's `IMGPROXY_FALLBACK_IMAGE_PATH` or `_DATA`). Default nil: the error.
+        public var fallbackImage: Data?
         /// imgproxy's presets-only mode: a URL's options are one segment of `:`-separated preset names.
         /// Default false.
         public var onlyPresets: Bool = false
@@ -54,6 +58,12 @@ extension ImageProxyConfiguration {
         public var cacheTTL: Int
         /// `max-age` of 5xx answers, in seconds, so a CDN retries soon. Default 10 s.
         public var errorCacheTTL: Int
+        /// The status of a fallback image's answer (imgproxy's `IMGPROXY_FALLBACK_IMAGE_HTTP_CODE`); 0: the
+        /// error's own. Default 200.
+        public var fallbackStatus = 200
+        /// `max-age` of a fallback image's answer (imgproxy's `IMGPROXY_FALLBACK_IMAGE_TTL`). Default nil:
+        /// ``cacheTTL``.
+        public var fallbackTTL: Int?
 
         public init(negotiatesFormat: Bool = true, negotiatesAVIF: Bool = true,
                     preferredFormats: [ImageFormat] = [.jpeg, .png, .gif], cacheTTL: Int = 31_536_000,

@@ -2,9 +2,10 @@ import Foundation
 import WebImage
 
 extension ProxyResponse {
-    /// The 200 (or 304 when the client's copy is current) for a result of `job`.
-    static func result(_ result: ProcessedResult, for request: ProxyRequest, job: ProxyJob, ttl: Int)
-        -> ProxyResponse {
+    /// The 200 (or 304 when the client's copy is current) for a result of `job`; `status` other than 200 (a
+    /// fallback image) is sent as it is, never as 304.
+    static func result(_ result: ProcessedResult, for request: ProxyRequest, job: ProxyJob, ttl: Int,
+                       status: Int = 200) -> ProxyResponse {
         var headers = hardening
         headers.append(("Cache-Control", "public, max-age=\(max(0, ttl)), immutable"))
         // imgproxy sends Expires beside max-age, for caches that read only Expires.
@@ -13,10 +14,10 @@ extension ProxyResponse {
         headers.append(("Last-Modified", HTTPDate.format(result.lastModified)))
         if job.format.dependsOnAccept { headers.append(("Vary", "Accept")) }
         headers.append(("Content-Disposition", contentDisposition(job, format: result.format)))
-        if isCurrent(result, for: request) { return ProxyResponse(status: 304, headers: headers) }
+        if status == 200, isCurrent(result, for: request) { return ProxyResponse(status: 304, headers: headers) }
         headers.append(("Content-Type", result.format.mimeType ?? "application/octet-stream"))
         headers.append(("Content-Length", String(result.data.count)))
-        return ProxyResponse(status: 200, headers: headers, body: request.isHead ? Data() : result.data)
+        return ProxyResponse(status: status, headers: headers, body: request.isHead ? Data() : result.data)
     }
 
     /// imgproxy's `inline; filename="NAME.EXT"` (`attachment` with `return_attachment`): NAME is the `filename`

@@ -202,6 +202,22 @@ enum ServeOptions {
             guard let opacity = Double(given.text), (0...1).contains(opacity) else { throw given.failure("give 0 to 1") }
             settings.configuration.processing.watermarkOpacity = opacity
         },
+        ServeOption(name: "fallback-image-path", variables: ["WEBIMAGE_FALLBACK_IMAGE_PATH", "IMGPROXY_FALLBACK_IMAGE_PATH"],
+                    kind: .value("FILE"),
+                    help: "An image answered, processed like the source, when a source is missing, failing, too slow "
+                        + "or not an image (at most 10 MB). Default: none, the error.",
+                    field: "configuration.processing.fallbackImage") { settings, given in
+            guard let data = FileManager.default.contents(atPath: given.text) else {
+                throw CLIFailure(subject: given.origin, reason: "cannot read '\(given.text)'")
+            }
+            settings.configuration.processing.fallbackImage = try ServeOptions.checkedImage(data, given: given)
+        },
+        ServeOption(name: "fallback-image-data", variables: ["WEBIMAGE_FALLBACK_IMAGE_DATA", "IMGPROXY_FALLBACK_IMAGE_DATA"],
+                    kind: .value("BASE64"), help: "The fallback image as base64, instead of a file. Default: none.",
+                    field: "configuration.processing.fallbackImage") { settings, given in
+            guard let data = Data(base64Encoded: given.text) else { throw given.failure("give base64") }
+            settings.configuration.processing.fallbackImage = try ServeOptions.checkedImage(data, given: given)
+        },
         .toggle("only-presets", ["WEBIMAGE_ONLY_PRESETS", "IMGPROXY_ONLY_PRESETS"],
                 "Presets-only mode: a URL's options are one segment of :-separated preset names.",
                 field: "configuration.processing.onlyPresets", \.configuration.processing.onlyPresets),
@@ -248,7 +264,31 @@ enum ServeOptions {
                 field: "configuration.responses.cacheTTL", \.configuration.responses.cacheTTL),
         .number("error-ttl", ["WEBIMAGE_ERROR_TTL"], "max-age of 5xx answers, in seconds.",
                 field: "configuration.responses.errorCacheTTL", \.configuration.responses.errorCacheTTL, minimum: 0),
+        .number("fallback-image-status", ["WEBIMAGE_FALLBACK_IMAGE_HTTP_CODE", "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE"],
+                "The status of a fallback image's answer; 0: the error's own.",
+                field: "configuration.responses.fallbackStatus", \.configuration.responses.fallbackStatus,
+                minimum: 0, maximum: 599),
+        ServeOption(name: "fallback-image-ttl", variables: ["WEBIMAGE_FALLBACK_IMAGE_TTL", "IMGPROXY_FALLBACK_IMAGE_TTL"],
+                    kind: .value("N"), help: "max-age of a fallback image's answer, in seconds. Default: --ttl's.",
+                    field: "configuration.responses.fallbackTTL") { settings, given in
+            settings.configuration.responses.fallbackTTL = try ServeOption.wholeNumber(given, minimum: 0,
+                                                                                       maximum: ServeOption.maxSetting)
+        },
     ]
+
+    /// An image file's bytes, checked now (at most 10 MB, a header the coders read), so a bad one stops the
+    /// start-up naming its option.
+    static func checkedImage(_ data: Data, given: ServeOption.Given) throws -> Data {
+        guard data.count <= 10 << 20 else {
+            throw CLIFailure(subject: given.origin, reason: "the image is \(data.count) bytes: give at most 10 MB")
+        }
+        do {
+            _ = try CodersManager.shared.header(for: data)
+        } catch {
+            throw CLIFailure(subject: given.origin, reason: "not a usable image: \(error)")
+        }
+        return data
+    }
 
     /// The watermark image decoded now, within bounds, so a bad one stops the start-up naming its option.
     static func watermark(_ data: Data, given: ServeOption.Given) throws -> Image {
