@@ -89,7 +89,7 @@ import WebImage
         #expect(zoomed.zoomX == 1.5 && zoomed.zoomY == 1.5 && each.zoomX == 2 && each.zoomY == 0.5)
         #expect(try Self.parse("mw:100/min-height:50").minHeight == 50)
         #expect(try Self.parse("pix:8").pixelate == 8)
-        for bad in ["pd:-1", "pd:1:2:3:4:5", "z:0", "z:-1", "z:1:2:3", "ex:maybe", "exar:1:up", "mw:-3", "pix:-1"] {
+        for bad in ["wm:1:ce:0:0:1.5", "wm:2", "wm:0.5:re:0:0:0:9", "pd:-1", "pd:1:2:3:4:5", "z:0", "z:-1", "z:1:2:3", "ex:maybe", "exar:1:up", "mw:-3", "pix:-1"] {
             #expect(Self.status(bad) == 400, "\(bad)")
         }
     }

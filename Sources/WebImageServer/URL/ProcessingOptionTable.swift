@@ -195,7 +195,8 @@ enum ProcessingOptionTable {
             }
             try arguments.set(2, &watermark.offsetX) { text throws(ProxyError) in try arguments.number(text) }
             try arguments.set(3, &watermark.offsetY) { text throws(ProxyError) in try arguments.number(text) }
-            try arguments.set(4, &watermark.scale) { text throws(ProxyError) in try arguments.number(text, in: 0...100) }
+            // Above 1 the watermark would outgrow the result: refused rather than resampled to any size.
+            try arguments.set(4, &watermark.scale) { text throws(ProxyError) in try arguments.number(text, in: 0...1) }
             options.watermark = watermark.opacity > 0 ? watermark : nil
         },
         spec(["pixelate", "pix"]) { arguments, options throws(ProxyError) in
