@@ -238,10 +238,8 @@ struct ProcessingPlan: Sendable, Hashable {
             left = evenScaled(whole.width, by: fx) - size.width / 2
             top = evenScaled(whole.height, by: fy) - size.height / 2
         } else {
-            func offset(_ value: Double, _ length: Int) -> Int {
-                abs(value) >= 1 ? Int((value * offsetScale).rounded(.toNearestOrEven)) : evenScaled(length, by: value)
-            }
-            let dx = offset(offsetX, whole.width), dy = offset(offsetY, whole.height)
+            let dx = offset(offsetX, of: whole.width, scale: offsetScale)
+            let dy = offset(offsetY, of: whole.height, scale: offsetScale)
             left = evenScaled(whole.width - size.width + 1, by: 0.5) + dx
             top = evenScaled(whole.height - size.height + 1, by: 0.5) + dy
             switch gravity {
@@ -259,6 +257,12 @@ struct ProcessingPlan: Sendable, Hashable {
             return (max(1 - size.width, min(left, whole.width - 1)), max(1 - size.height, min(top, whole.height - 1)))
         }
         return (max(0, min(left, whole.width - size.width)), max(0, min(top, whole.height - size.height)))
+    }
+
+    /// An offset in result pixels: pixels times `scale` when 1 or more in magnitude, else a fraction of `length`
+    /// (imgproxy's rule for gravity offsets and watermark spacing).
+    static func offset(_ value: Double, of length: Int, scale: Double) -> Int {
+        abs(value) >= 1 ? Int((value * scale).rounded(.toNearestOrEven)) : evenScaled(length, by: value)
     }
 
     /// `length × factor` rounded half away from zero (imgproxy's `imath.Scale`).

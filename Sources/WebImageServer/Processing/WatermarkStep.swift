@@ -16,10 +16,8 @@ struct WatermarkStep: Sendable {
                                              offsetY: options.offsetY, offsetScale: dprScale, allowsOverflow: true)
             return frame.composited(mark, at: at, opacity: opacity)
         }
-        func spacing(_ value: Double, _ length: Int) -> Int {
-            abs(value) >= 1 ? Int((value * dprScale).rounded(.toNearestOrEven)) : ProcessingPlan.evenScaled(length, by: value)
-        }
-        let dx = max(0, spacing(options.offsetX, frame.width)), dy = max(0, spacing(options.offsetY, frame.height))
+        let dx = max(0, ProcessingPlan.offset(options.offsetX, of: frame.width, scale: dprScale))
+        let dy = max(0, ProcessingPlan.offset(options.offsetY, of: frame.height, scale: dprScale))
         let tile = mark.embedded(in: PixelSize(width: mark.width + dx, height: mark.height + dy), at: (dx / 2, dy / 2))
         return frame.composited(Self.tiled(tile, over: frame.size), at: (0, 0), opacity: opacity)
     }

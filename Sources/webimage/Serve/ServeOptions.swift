@@ -185,16 +185,14 @@ enum ServeOptions {
         ServeOption(name: "watermark-path", variables: ["WEBIMAGE_WATERMARK_PATH", "IMGPROXY_WATERMARK_PATH"],
                     kind: .value("FILE"), help: "The image watermark:… draws (at most 10 MB and 16 MP). Default: none.",
                     field: "configuration.processing.watermark") { settings, given in
-            guard let data = FileManager.default.contents(atPath: given.text) else {
-                throw CLIFailure(subject: given.origin, reason: "cannot read '\(given.text)'")
-            }
-            settings.configuration.processing.watermark = try ServeOptions.watermark(data, given: given)
+            let bytes = try ServeOptions.imageBytes(given, base64: false)
+            settings.configuration.processing.watermark = try ServeOptions.watermark(bytes, given: given)
         },
         ServeOption(name: "watermark-data", variables: ["WEBIMAGE_WATERMARK_DATA", "IMGPROXY_WATERMARK_DATA"],
                     kind: .value("BASE64"), help: "The watermark image as base64, instead of a file. Default: none.",
                     field: "configuration.processing.watermark") { settings, given in
-            guard let data = Data(base64Encoded: given.text) else { throw given.failure("give base64") }
-            settings.configuration.processing.watermark = try ServeOptions.watermark(data, given: given)
+            let bytes = try ServeOptions.imageBytes(given, base64: true)
+            settings.configuration.processing.watermark = try ServeOptions.watermark(bytes, given: given)
         },
         ServeOption(name: "watermark-opacity", variables: ["WEBIMAGE_WATERMARK_OPACITY", "IMGPROXY_WATERMARK_OPACITY"],
                     kind: .value("N"), help: "Multiplies every watermark's opacity (0-1). Default 1.",
@@ -207,16 +205,14 @@ enum ServeOptions {
                     help: "An image answered, processed like the source, when a source is missing, failing, too slow "
                         + "or not an image (at most 10 MB). Default: none, the error.",
                     field: "configuration.processing.fallbackImage") { settings, given in
-            guard let data = FileManager.default.contents(atPath: given.text) else {
-                throw CLIFailure(subject: given.origin, reason: "cannot read '\(given.text)'")
-            }
-            settings.configuration.processing.fallbackImage = try ServeOptions.checkedImage(data, given: given)
+            let bytes = try ServeOptions.imageBytes(given, base64: false)
+            settings.configuration.processing.fallbackImage = try ServeOptions.checkedImage(bytes, given: given)
         },
         ServeOption(name: "fallback-image-data", variables: ["WEBIMAGE_FALLBACK_IMAGE_DATA", "IMGPROXY_FALLBACK_IMAGE_DATA"],
                     kind: .value("BASE64"), help: "The fallback image as base64, instead of a file. Default: none.",
                     field: "configuration.processing.fallbackImage") { settings, given in
-            guard let data = Data(base64Encoded: given.text) else { throw given.failure("give base64") }
-            settings.configuration.processing.fallbackImage = try ServeOptions.checkedImage(data, given: given)
+            let bytes = try ServeOptions.imageBytes(given, base64: true)
+            settings.configuration.processing.fallbackImage = try ServeOptions.checkedImage(bytes, given: given)
         },
         .toggle("only-presets", ["WEBIMAGE_ONLY_PRESETS", "IMGPROXY_ONLY_PRESETS"],
                 "Presets-only mode: a URL's options are one segment of :-separated preset names.",
@@ -276,12 +272,26 @@ enum ServeOptions {
         },
     ]
 
-    /// An image file's bytes, checked now (at most 10 MB, a header the coders read), so a bad one stops the
-    /// start-up naming its option.
-    static func checkedImage(_ data: Data, given: ServeOption.Given) throws -> Data {
-        guard data.count <= 10 << 20 else {
-            throw CLIFailure(subject: given.origin, reason: "the image is \(data.count) bytes: give at most 10 MB")
+    /// The bytes of an image a `…-path` option names (`base64` false) or a `…-data` option holds, at most 10 MB.
+    static func imageBytes(_ given: ServeOption.Given, base64: Bool) throws -> Data {
+        let bytes: Data
+        if base64 {
+            guard let data = Data(base64Encoded: given.text) else { throw given.failure("give base64") }
+            bytes = data
+        } else {
+            guard let data = FileManager.default.contents(atPath: given.text) else {
+                throw CLIFailure(subject: given.origin, reason: "cannot read '\(given.text)'")
+            }
+            bytes = data
         }
+        guard bytes.count <= 10 << 20 else {
+            throw CLIFailure(subject: given.origin, reason: "the image is \(bytes.count) bytes: give at most 10 MB")
+        }
+        return bytes
+    }
+
+    /// Image bytes whose header the coders read, checked now so a bad image stops the start-up naming its option.
+    static func checkedImage(_ data: Data, given: ServeOption.Given) throws -> Data {
         do {
             _ = try CodersManager.shared.header(for: data)
         } catch {
@@ -292,9 +302,6 @@ enum ServeOptions {
 
     /// The watermark image decoded now, within bounds, so a bad one stops the start-up naming its option.
     static func watermark(_ data: Data, given: ServeOption.Given) throws -> Image {
-        guard data.count <= 10 << 20 else {
-            throw CLIFailure(subject: given.origin, reason: "the watermark is \(data.count) bytes: give at most 10 MB")
-        }
         do {
             return try CodersManager.shared.decode(data, options: ImageDecodeOptions(firstFrameOnly: true,
                                                                                      applyOrientation: true,
