@@ -132,7 +132,7 @@ let package = Package(
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio")]),
         // Test helpers shared by test targets and benchmarks: re-exports the loopback server; a recording log handler.
-        .target(name: "TestSupport", dependencies: ["LoopbackServer", .product(name: "Logging", package: "swift-log")],
+        .target(name: "TestSupport", dependencies: ["LoopbackServer", "CLCMS2", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/Support"),
         // A real redis-server started on a free loopback port, and fake servers that answer junk or nothing:
         // the Redis tests', the proxy's shared-tier tests' and the benchmarks'.

@@ -43,11 +43,15 @@ import WebImage
         "shared-cache-max-pending-writes": ["3"], "shared-cache-key-prefix": ["x:"], "workers": ["13"],
         "queue": ["5"], "retry-after": ["4"], "preset": ["thumb=rs:fill:100:100"], "presets-file": [presetsFile], "only-presets": ["true"],
         "watermark-path": [watermarkFile], "watermark-data": [watermarkPNG.base64EncodedString()],
-        "watermark-opacity": ["0.5"], "fallback-image-path": [watermarkFile],
+        "watermark-opacity": ["0.5"], "watermark-url": ["https://images.example/mark.png"],
+        "fallback-image-url": ["http://images.example/fallback.png"], "fallback-image-path": [watermarkFile],
         "fallback-image-data": [watermarkPNG.base64EncodedString()], "fallback-image-status": ["404"],
         "fallback-image-ttl": ["60"], "quality": ["55"],
         "format-quality": ["webp=70"], "preferred-format": ["webp", "png"],
-        "no-negotiation": ["true"], "no-avif-negotiation": ["true"], "ttl": ["60"], "error-ttl": ["3"],
+        "no-negotiation": ["true"], "negotiate-webp": ["false"], "negotiate-avif": ["false"], "negotiate-jxl": ["true"],
+        "enforce-webp": ["true"], "enforce-avif": ["true"], "enforce-jxl": ["true"], "max-animation-frames": ["100"],
+        "max-animation-frame-megapixels": ["2"], "strip-color-profile": ["false"], "enforce-thumbnail": ["true"],
+        "skip-processing-format": ["gif", "png"], "ttl": ["60"], "error-ttl": ["3"],
         "drain-seconds": ["5"], "log-level": ["debug"], "access-log": ["false"],
     ]
 
@@ -167,10 +171,10 @@ import WebImage
         let settings = try ServeSettings(arguments: ["--allow-unsigned"],
                                          environment: ["WEBIMAGE_TTL": "60", "IMGPROXY_TTL": "70",
                                                        "IMGPROXY_QUALITY": "70", "IMGPROXY_USE_ETAG": "true",
-                                                       "IMGPROXY_ENABLE_WEBP_DETECTION": "1", "OTHER": "x"])
+                                                       "IMGPROXY_USE_LINEAR_COLORSPACE": "1", "OTHER": "x"])
         #expect(settings.configuration.responses.cacheTTL == 60)
         #expect(settings.configuration.processing.defaultQuality == 70)
-        #expect(settings.ignoredVariables == ["IMGPROXY_ENABLE_WEBP_DETECTION", "IMGPROXY_USE_ETAG"])
+        #expect(settings.ignoredVariables == ["IMGPROXY_USE_ETAG", "IMGPROXY_USE_LINEAR_COLORSPACE"])
     }
 
     @Test func imgproxysBindAndPresets() throws {

@@ -20,6 +20,10 @@ struct ServeSettings: Sendable {
     var maxSourceMegapixels: Double = 50
     /// Requests waiting for a worker; nil: 2 × workers.
     var queue: Int?
+    /// The watermark given by URL, downloaded at start-up when no path or data gives one.
+    var watermarkSource: OperatorImageSource?
+    /// The fallback image given by URL, downloaded at start-up when no path or data gives one.
+    var fallbackImageSource: OperatorImageSource?
     /// The shared tier's settings; it is on when it names a server.
     var sharedCache = SharedCacheConfiguration(endpoints: [])
     var configuration = ImageProxyConfiguration(
