@@ -61,7 +61,7 @@ struct ImageProcessor: Sendable {
         }
         let format = named ?? choice.fallback(for: result)
         let bytes = try timing.time(.encode) { () throws(ProxyError) in
-            try encode(result, as: format, options: options)
+            try encode(fitted(result, to: format), as: format, options: options)
         }
         return (bytes, format)
     }
