@@ -19,7 +19,9 @@ extension ImageProxy {
         if let expires = options.expires, expires <= Int(Date().timeIntervalSince1970) {
             throw .notFound("the URL expired")
         }
-        let source = try configuration.sources.policy.check(parsed.source)
+        let source = parsed.source.lowercased().hasPrefix("local:")
+            ? try LocalSource.check(parsed.source, root: sources.local, policy: configuration.sources.policy)
+            : try configuration.sources.policy.check(parsed.source)
         let format = FormatChoice(explicit: options.format ?? parsed.extensionFormat, accept: accept,
                                   negotiation: configuration.responses.negotiation, preferred: preferredFormats)
         let key = ResultKey.make(source: source.absoluteString, options: options, format: format,

@@ -68,7 +68,10 @@ public final class ImageProxy: Sendable {
         }
         sources = SourceStore(downloader: downloader, disk: diskStore("sources"), shared: shared,
                               downloadTimeout: configuration.timeouts.download, statistics: statistics,
-                              coders: configuration.processing.coders)
+                              coders: configuration.processing.coders,
+                              local: configuration.sources.localRoot.flatMap {
+                                  LocalSource(root: $0, maxBytes: configuration.limits.maxSourceBytes)
+                              })
         results = ResultCache(memoryLimit: configuration.caches.memoryBytes, disk: diskStore("results"), shared: shared)
         processor = ImageProcessor(coders: configuration.processing.coders, maxSourcePixels: configuration.limits.maxSourcePixels,
                                    limits: ProcessingPlan.Limits(maxSide: configuration.limits.maxOutputSide,

@@ -33,7 +33,7 @@ import WebImage
         "bind": ["10.0.0.1:9000"], "metrics-bind": ["127.0.0.1:9100"], "key": ["6b6579"], "salt": ["73616c74"],
         "signature-size": ["8"], "allow-unsigned": ["true"], "allow-private-sources": ["true"],
         "allowed-scheme": ["https"], "trusted-host": ["store.internal"], "allowed-source": ["https://a.example/"],
-        "max-redirects": ["2"], "source-ca": ["/etc/hostname"], "max-src-bytes": ["1000"],
+        "max-redirects": ["2"], "local-root": ["/tmp"], "source-ca": ["/etc/hostname"], "max-src-bytes": ["1000"],
         "max-src-megapixels": ["2.5"], "allow-security-options": ["true"], "max-output-side": ["1000"], "max-output-pixels": ["1000000"],
         "download-timeout": ["9"], "download-idle-timeout": ["7"], "processing-timeout": ["30"],
         "cache-dir": ["/tmp/serve-cache"], "memory-cache-bytes": ["1000"], "disk-cache-bytes": ["5000"],

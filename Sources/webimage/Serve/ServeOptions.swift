@@ -57,6 +57,17 @@ enum ServeOptions {
                     field: "configuration.sources.policy.trustedHosts") { settings, given in
             settings.configuration.sources.policy.trustedHosts = Set(given.values.map { $0.lowercased() })
         },
+        ServeOption(name: "local-root", variables: ["WEBIMAGE_LOCAL_ROOT", "IMGPROXY_LOCAL_FILESYSTEM_ROOT"],
+                    kind: .value("DIR"),
+                    help: "Serve local:///PATH sources from regular files under this directory (never outside it, "
+                        + "whatever links say). Default: none, local sources refused.",
+                    field: "configuration.sources.localRoot") { settings, given in
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: given.text, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw given.failure("give an existing directory")
+            }
+            settings.configuration.sources.localRoot = URL(fileURLWithPath: given.text, isDirectory: true)
+        },
         .number("max-redirects", ["WEBIMAGE_MAX_REDIRECTS", "IMGPROXY_MAX_REDIRECTS"],
                 "Redirects followed per source, each hop checked like the source.",
                 field: "configuration.sources.maxRedirects", \.configuration.sources.maxRedirects, minimum: 0,
