@@ -52,7 +52,7 @@ import WebImage
         "enforce-webp": ["true"], "enforce-avif": ["true"], "enforce-jxl": ["true"], "max-animation-frames": ["100"],
         "max-animation-frame-megapixels": ["2"], "strip-color-profile": ["false"], "enforce-thumbnail": ["true"],
         "skip-processing-format": ["gif", "png"], "ttl": ["60"], "error-ttl": ["3"],
-        "drain-seconds": ["5"], "log-level": ["debug"], "access-log": ["false"],
+        "drain-seconds": ["5"], "log-level": ["debug"], "log-format": ["json"], "access-log": ["false"],
     ]
 
     /// Fields `serve` sets outside the options, and why.

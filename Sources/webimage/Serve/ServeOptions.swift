@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WebImageCLISupport
 import WebImage
 import WebImageRedis
 import WebImageServer
@@ -420,6 +421,15 @@ enum ServeOptions {
                 throw given.failure("give one of \(names)")
             }
             settings.logLevel = level
+        },
+        ServeOption(name: "log-format", variables: ["WEBIMAGE_LOG_FORMAT", "IMGPROXY_LOG_FORMAT"], kind: .value("FORMAT"),
+                    help: "text, or json (one object per line), or gcp (json with Google Cloud's severity); imgproxy's "
+                        + "pretty and structured are text. Default text.", field: "logFormat") { settings, given in
+            let name = given.text.lowercased()
+            guard let format = LogFormat(rawValue: ["pretty", "structured"].contains(name) ? "text" : name) else {
+                throw given.failure("give text, json or gcp")
+            }
+            settings.logFormat = format
         },
         ServeOption(name: "access-log", variables: ["WEBIMAGE_ACCESS_LOG"], kind: .invertible,
                     help: "One info line per request on stderr (logger SwiftWebImage.serve.access); --no-access-log "

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WebImageCLISupport
 import WebImage
 import WebImageRedis
 import WebImageServer
@@ -32,6 +33,8 @@ struct ServeSettings: Sendable {
     var drainTimeout: Duration = .seconds(20)
     /// What is logged on stderr, the access log apart. Default warning.
     var logLevel: Logger.Level = .warning
+    /// How lines are written on stderr. Default text.
+    var logFormat = LogFormat.text
     /// One `info` line per request on stderr. Default on.
     var accessLog = true
     /// `IMGPROXY_*` variables set that nothing here reads: logged once at start-up, never silently ignored.
