@@ -87,7 +87,7 @@ let package = Package(
         // The image service as a library: URL parsing, signatures, source policy, the processing pipeline and a
         // Hummingbird router any Hummingbird app can mount.
         .target(name: "WebImageServer",
-                dependencies: ["WebImage", "WebImageRedis", .product(name: "Crypto", package: "swift-crypto"),
+                dependencies: ["AWSSigV4", "WebImage", "WebImageRedis", .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                // Its HTTP/1 child channel, wrapped to check the Host header.
                                .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -164,7 +164,7 @@ let package = Package(
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageServerTests",
-                    dependencies: ["WebImageServer", "TestSupport", "RedisTestSupport", "URLPropertyChild",
+                    dependencies: ["WebImageServer", "AWSSigV4", "TestSupport", "RedisTestSupport", "URLPropertyChild",
                                    "SSRFNamespaceChild",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "MetricsTestKit", package: "swift-metrics"),

@@ -8,21 +8,33 @@ set -euo pipefail
 # openssl: the https-source tests make a test CA and server certificate with it.
 # libavif-bin, libheif-examples: avifdec and heif-convert, the reference decoders the AVIF/HEIF corpus tests compare with.
 # libjxl-tools: the JPEG XL corpus tests compare lossy files with djxl run on the same machine.
+# python3-venv: the virtual environment moto_server is installed in (below).
 # iproute2: `ip`, which brings loopback up in the network namespaces (unshare, util-linux) that the URL property and
 # SSRF tests run their subjects in.
 packages=(pkg-config zlib1g-dev libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libdeflate-dev
-          libavif-dev libheif-dev libjxl-dev liblcms2-dev libavif-bin libheif-examples libjxl-tools redis-server openssl iproute2)
+          libavif-dev libheif-dev libjxl-dev liblcms2-dev libavif-bin libheif-examples libjxl-tools redis-server openssl iproute2 python3-venv)
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 \
         && pkg-config --exists zlib libturbojpeg libpng16 libwebp libwebpdemux libwebpmux libdeflate libavif libheif \
         && pkg-config --exists libjxl libjxl_threads lcms2 \
         && [ -f /usr/include/jpeglib.h ] && [ -f /usr/include/gif_lib.h ] && [ -x /usr/bin/redis-server ] \
-        && [ -x /usr/bin/openssl ] && [ -x /usr/bin/avifdec ] && [ -x /usr/bin/heif-convert ] && [ -x /usr/bin/djxl ] \
+        && python3 -c "import ensurepip, venv" 2>/dev/null && [ -x /usr/bin/openssl ] && [ -x /usr/bin/avifdec ] && [ -x /usr/bin/heif-convert ] && [ -x /usr/bin/djxl ] \
         && { [ -x /usr/sbin/ip ] || [ -x /usr/bin/ip ] || [ -x /sbin/ip ]; }
 }
 
-if have_all; then exit 0; fi
+# moto_server (PyPI's moto[server]): the S3-compatible server the S3 source tests start on loopback, in a
+# virtual environment of its own inside the checkout (`.build-moto/`, ignored by git).
+install_moto() {
+    local root
+    root="$(cd "$(dirname "$0")/.." && pwd)"
+    if [ -x "$root/.build-moto/bin/moto_server" ]; then return 0; fi
+    echo "Installing moto[server] into $root/.build-moto" >&2
+    python3 -m venv "$root/.build-moto"
+    "$root/.build-moto/bin/pip" install --quiet --disable-pip-version-check "moto[server]==5.2.5"
+}
+
+if have_all; then install_moto; exit 0; fi
 
 echo "Installing Debian packages: ${packages[*]}" >&2
 sudo=""
@@ -30,3 +42,4 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update
 $sudo apt-get install -y --no-install-recommends "${packages[@]}"
+install_moto

@@ -83,6 +83,10 @@ public struct SigV4Signer: RequestSigning {
                      scope: scope, stringToSign: stringToSign, signature: signature)
     }
 
+    /// `path` percent-encoded as S3 signs it (every byte but the unreserved characters and `/`): send a request
+    /// on this path so that the wire and the signature agree.
+    public static func encodedPath(_ path: String) -> String { SigV4Encoding.encode(path, keepingSlashes: true) }
+
     /// The path percent-encoded once (every byte but the unreserved characters and `/`), normalised first when
     /// ``normalizesPath``.
     func canonicalPath(_ path: String) -> String {
@@ -90,8 +94,9 @@ public struct SigV4Signer: RequestSigning {
         return SigV4Encoding.encode(normalizesPath ? SigV4Encoding.normalized(path) : path, keepingSlashes: true)
     }
 
-    /// Names and values encoded, sorted by name then value, `name=value` joined with `&`.
-    static func canonicalQuery(_ query: [(name: String, value: String)]) -> String {
+    /// Names and values encoded, sorted by name then value, `name=value` joined with `&`: the query as signed,
+    /// and as sent.
+    public static func canonicalQuery(_ query: [(name: String, value: String)]) -> String {
         let encoded: [(name: String, value: String)] = query.map { pair in
             (SigV4Encoding.encode(pair.name), SigV4Encoding.encode(pair.value))
         }

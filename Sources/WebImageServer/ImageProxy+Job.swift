@@ -19,9 +19,12 @@ extension ImageProxy {
         if let expires = options.expires, expires <= Int(Date().timeIntervalSince1970) {
             throw .notFound("the URL expired")
         }
-        let source = parsed.source.lowercased().hasPrefix("local:")
-            ? try LocalSource.check(parsed.source, root: sources.local, policy: configuration.sources.policy)
-            : try configuration.sources.policy.check(parsed.source)
+        let scheme = parsed.source.prefix { $0 != ":" }.lowercased()
+        let source = switch scheme {
+        case "local": try LocalSource.check(parsed.source, root: sources.local, policy: configuration.sources.policy)
+        case "s3": try S3Object.check(parsed.source, store: configuration.sources.s3, policy: configuration.sources.policy)
+        default: try configuration.sources.policy.check(parsed.source)
+        }
         let format = FormatChoice(explicit: options.format ?? parsed.extensionFormat, accept: accept,
                                   negotiation: configuration.responses.negotiation, preferred: preferredFormats)
         let key = ResultKey.make(source: source.absoluteString, options: options, format: format,

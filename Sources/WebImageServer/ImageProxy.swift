@@ -53,7 +53,11 @@ public final class ImageProxy: Sendable {
             totalDownloadTimeout: configuration.timeouts.download, maxResponseBytes: configuration.limits.maxSourceBytes,
             maxDecompressionRatio: 0, redirectLimit: 0)
         downloaderConfiguration.metricsFactory = configuration.instrumentation.metricsFactory
-        downloader = ImageDownloader(configuration: downloaderConfiguration, transport: transport)
+        // S3 sources go to the operator's store, signed; every other source through the guarded transport.
+        let sourcesTransport: any ImageTransport = configuration.sources.s3.map {
+            RoutingTransport([S3Transport(store: $0, idleTimeout: configuration.timeouts.downloadIdle), transport])
+        } ?? transport
+        downloader = ImageDownloader(configuration: downloaderConfiguration, transport: sourcesTransport)
         let diskConfiguration = DiskCache.Configuration(maxDiskSize: configuration.caches.diskBytes)
         let statistics = self.statistics
         /// The checked disk store in `name` under the cache directory, if there is one.

@@ -33,7 +33,9 @@ import WebImage
         "bind": ["10.0.0.1:9000"], "metrics-bind": ["127.0.0.1:9100"], "key": ["6b6579"], "salt": ["73616c74"],
         "signature-size": ["8"], "allow-unsigned": ["true"], "allow-private-sources": ["true"],
         "allowed-scheme": ["https"], "trusted-host": ["store.internal"], "allowed-source": ["https://a.example/"],
-        "max-redirects": ["2"], "local-root": ["/tmp"], "source-ca": ["/etc/hostname"], "max-src-bytes": ["1000"],
+        "max-redirects": ["2"], "local-root": ["/tmp"], "use-s3": ["true"],
+        "s3-endpoint": ["http://minio.internal:9000"], "s3-region": ["eu-west-1"], "s3-path-style": ["false"],
+        "s3-access-key-id": ["AKIDEXAMPLE"], "s3-secret-access-key": ["secret"], "s3-session-token": ["token"], "source-ca": ["/etc/hostname"], "max-src-bytes": ["1000"],
         "max-src-megapixels": ["2.5"], "allow-security-options": ["true"], "max-output-side": ["1000"], "max-output-pixels": ["1000000"],
         "download-timeout": ["9"], "download-idle-timeout": ["7"], "processing-timeout": ["30"],
         "cache-dir": ["/tmp/serve-cache"], "memory-cache-bytes": ["1000"], "disk-cache-bytes": ["5000"],
@@ -64,7 +66,7 @@ import WebImage
         "configuration.caches.shared.redis.client.parser": "bounds on what a Redis server may send: protocol safety",
     ]
 
-    /// Settings with a key pair and a shared cache, so that each option's change shows alone. The queue is set:
+    /// Settings with a key pair, a shared cache and S3 sources on, so that each option's change shows alone. The queue is set:
     /// its default follows `--workers`.
     static func base() -> ServeSettings {
         var settings = ServeSettings.defaults
@@ -72,6 +74,14 @@ import WebImage
         settings.salts = [salt]
         settings.sharedCache.endpoints = [.init(host: "10.0.0.5", port: 6380)]
         settings.queue = 8
+        settings.s3 = S3Settings(enabled: true, accessKeyID: "AKIDBASE", secretAccessKey: "base")
+        return settings
+    }
+
+    /// ``base()``, with S3 sources off when `name` is the switch that turns them on.
+    static func base(for name: String) -> ServeSettings {
+        var settings = base()
+        settings.s3.enabled = name != "use-s3"
         return settings
     }
 
@@ -93,9 +103,9 @@ import WebImage
     @Test(arguments: ServeOptions.all.map(\.name))
     func anOptionChangesOnlyItsField(_ name: String) throws {
         let option = try #require(ServeOptions.all.first { $0.name == name })
-        var settings = Self.base()
+        var settings = Self.base(for: name)
         try option.apply(&settings, ServeOption.Given(values: try #require(Self.samples[name]), origin: option.flag))
-        let before = try Self.finished(Self.base()), after = try Self.finished(settings)
+        let before = try Self.finished(Self.base(for: name)), after = try Self.finished(settings)
         let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
             .filter { !Self.isTransient($0) }
         #expect(!changed.isEmpty, "\(name) changed nothing")
@@ -120,6 +130,8 @@ import WebImage
         case "key": ["--salt", Self.salt]
         case "salt": ["--key", Self.key]
         case "allow-unsigned": []
+        // S3 sources need the store's key.
+        case "use-s3": ["--allow-unsigned", "--s3-access-key-id", "AKIDEXAMPLE", "--s3-secret-access-key", "secret"]
         default: ["--allow-unsigned"]
         }
         let byFlag = Self.leaves(try ServeSettings(arguments: companion + flags, environment: [:]))
@@ -225,7 +237,7 @@ import WebImage
 
     /// The inputs ``ServeSettings/finish()`` copies into the configuration: their change shows there.
     static func isTransient(_ path: String) -> Bool {
-        ["keys", "salts", "presets", "maxSourceMegapixels", "queue", "sharedCache"].contains {
+        ["keys", "salts", "presets", "maxSourceMegapixels", "queue", "sharedCache", "s3"].contains {
             path == $0 || path.hasPrefix($0 + ".")
         }
     }

@@ -14,6 +14,8 @@ extension ImageProxyConfiguration {
         /// The directory `local:///PATH` sources are read from (imgproxy's `IMGPROXY_LOCAL_FILESYSTEM_ROOT`); only
         /// regular files under it, whatever links say. Default nil: local sources are refused (403).
         public var localRoot: URL?
+        /// Where `s3://` sources are read (imgproxy's `IMGPROXY_USE_S3`). Default nil: they are refused (403).
+        public var s3: S3?
 
         public init(policy: SourcePolicy = SourcePolicy(), maxRedirects: Int = 5,
                     additionalTrustRootFiles: [String] = []) {

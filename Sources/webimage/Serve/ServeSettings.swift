@@ -25,6 +25,8 @@ struct ServeSettings: Sendable {
     var watermarkSource: OperatorImageSource?
     /// The fallback image given by URL, downloaded at start-up when no path or data gives one.
     var fallbackImageSource: OperatorImageSource?
+    /// The S3 options, into the configuration's `sources.s3`.
+    var s3 = S3Settings()
     /// The shared tier's settings; it is on when it names a server.
     var sharedCache = SharedCacheConfiguration(endpoints: [])
     var configuration = ImageProxyConfiguration(
@@ -74,6 +76,7 @@ struct ServeSettings: Sendable {
         configuration.limits.maxSourcePixels = Int(maxSourceMegapixels * 1_000_000)
         configuration.concurrency.queueSize = queue ?? 2 * configuration.concurrency.workers
         configuration.caches.shared = sharedCache.endpoints.isEmpty ? nil : sharedCache
+        configuration.sources.s3 = try s3.store()
     }
 
     /// Key/salt pairs in the order given; every key needs its salt.
