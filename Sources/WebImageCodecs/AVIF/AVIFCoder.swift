@@ -30,14 +30,16 @@ public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
     /// truncated, corrupt or oversized files.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         var store = RasterStore.fresh
-        return try AVIFDecoding.decode(data, store: &store, options: options)
+        let image = try AVIFDecoding.decode(data, store: &store, options: options)
+        return options.attachingMetadata(to: image) { AVIFMetadata.read(data) }
     }
 
     /// Decodes like ``decode(_:options:)``, a still's coded raster into `buffer`'s storage (see
     /// ``ImageDecoding/decode(_:reusing:options:)``); a cropped, rotated or scaled result is a new raster made
     /// from it. A sequence decodes as usual and leaves `buffer` alone.
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        try RasterStore.reusing(&buffer) { store in try AVIFDecoding.decode(data, store: &store, options: options) }
+        let image = try RasterStore.reusing(&buffer) { store in try AVIFDecoding.decode(data, store: &store, options: options) }
+        return options.attachingMetadata(to: image) { AVIFMetadata.read(data) }
     }
 
     /// The container as libavif parses it (no AV1 decoding): the displayed size after `clap`, `irot` and `imir`,
@@ -84,6 +86,6 @@ public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
             throw WebImageError.encodingFailed(format: format, reason: "AVIFCoder only writes AVIF")
         }
         return try AVIFEncoder.encode(options.frames(of: image), orientation: image.orientation, iccProfile: image.iccProfile,
-                                      options: options)
+                                      metadata: image.metadata, options: options)
     }
 }
