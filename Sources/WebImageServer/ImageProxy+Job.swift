@@ -14,7 +14,7 @@ extension ImageProxy {
     func job(for path: Substring, accept: String?) throws(ProxyError) -> ProxyJob {
         let parsed = try ProxyPath(path, onlyPresets: configuration.processing.onlyPresets)
         try checkSignature(parsed)
-        var options = ProcessingOptions()
+        var options = configuration.processing.baseOptions
         try parser.apply(parsed.optionSegments, to: &options)
         if let expires = options.expires, expires <= Int(Date().timeIntervalSince1970) {
             throw .notFound("the URL expired")

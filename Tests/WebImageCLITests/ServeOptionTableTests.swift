@@ -46,7 +46,7 @@ import WebImage
         "watermark-opacity": ["0.5"], "fallback-image-path": [watermarkFile],
         "fallback-image-data": [watermarkPNG.base64EncodedString()], "fallback-image-status": ["404"],
         "fallback-image-ttl": ["60"], "quality": ["55"],
-        "format-quality": ["webp=70"], "preferred-format": ["webp", "png"],
+        "format-quality": ["webp=70"], "strip-metadata": ["false"], "keep-copyright": ["false"], "preferred-format": ["webp", "png"],
         "no-negotiation": ["true"], "no-avif-negotiation": ["true"], "ttl": ["60"], "error-ttl": ["3"],
         "drain-seconds": ["5"], "log-level": ["debug"], "access-log": ["false"],
     ]

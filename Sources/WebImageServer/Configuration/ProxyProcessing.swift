@@ -23,10 +23,24 @@ extension ImageProxyConfiguration {
         /// Quality by output format when the URL gives none (imgproxy's `IMGPROXY_FORMAT_QUALITY`). Default
         /// imgproxy's: WebP 79, AVIF 63, JPEG XL 77.
         public var formatQuality: [ImageFormat: Int]
+        /// Drop the source's metadata from results unless the URL says `strip_metadata:false` (imgproxy's
+        /// `IMGPROXY_STRIP_METADATA`). Default true.
+        public var stripsMetadata = true
+        /// Keep the copyright when stripping metadata unless the URL says `keep_copyright:false` (imgproxy's
+        /// `IMGPROXY_KEEP_COPYRIGHT`). Default true.
+        public var keepsCopyright = true
         /// The coders sources are read, decoded and encoded with: their headers (``ImageHeaderReading``) decide
         /// which sources are images, and their limits apply. Default `CodersManager.shared` (every built-in
         /// coder).
         public var coders: CodersManager
+
+        /// The options every URL starts from, before the `default` preset and its own.
+        var baseOptions: ProcessingOptions {
+            var options = ProcessingOptions()
+            options.stripMetadata = stripsMetadata
+            options.keepCopyright = keepsCopyright
+            return options
+        }
 
         /// The qualities a result gets when its URL gives none.
         var qualityDefaults: QualityDefaults { QualityDefaults(quality: defaultQuality, byFormat: formatQuality) }

@@ -32,7 +32,8 @@ struct ImageProcessor: Sendable {
         let upright = uprightSize(header.pixelSize, orientation: header.orientation, rotate: options.rotate)
         let plan = ProcessingPlan(source: upright, options: options, limits: limits(for: options))
         var image = try timing.time(.decode) { () throws(ProxyError) in
-            try decode(source.data, header: header, scale: trims ? 1 : plan.scale, keepFrames: keepFrames)
+            try decode(source.data, header: header, scale: trims ? 1 : plan.scale, keepFrames: keepFrames,
+                       readsMetadata: ResultMetadata.isRead(for: options))
         }
         var stored = header.pixelSize
         if trims, let trim = options.trim {
@@ -44,7 +45,8 @@ struct ImageProcessor: Sendable {
         }
         let format = named ?? choice.fallback(for: result)
         let bytes = try timing.time(.encode) { () throws(ProxyError) in
-            try encode(result, as: format, options: options)
+            try encode(result.with(metadata: ResultMetadata.result(from: image.metadata, options: options)), as: format,
+                       options: options)
         }
         return (bytes, format)
     }
@@ -121,10 +123,11 @@ struct ImageProcessor: Sendable {
 
     /// Decodes at the smallest size the plan needs (the raster is still in its stored orientation: the plan's
     /// scale applies to both sides alike).
-    private func decode(_ data: Data, header: ImageHeader, scale planScale: Double, keepFrames: Bool) throws(ProxyError) -> Image {
+    private func decode(_ data: Data, header: ImageHeader, scale planScale: Double, keepFrames: Bool,
+                        readsMetadata: Bool) throws(ProxyError) -> Image {
         let stored = header.pixelSize, scale = min(1, planScale)
         var decodeOptions = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: !keepFrames,
-                                               maxPixelCount: maxSourcePixels)
+                                               maxPixelCount: maxSourcePixels, readsMetadata: readsMetadata)
         if scale < 0.95 {
             decodeOptions.thumbnailPixelSize = PixelSize(width: max(1, Int((Double(stored.width) * scale).rounded(.up))),
                                                          height: max(1, Int((Double(stored.height) * scale).rounded(.up))))

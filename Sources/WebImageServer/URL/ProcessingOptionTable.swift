@@ -174,9 +174,13 @@ enum ProcessingOptionTable {
                 return format
             })
         },
-        onlyValue(["strip_metadata", "sm"], true, "results never carry the source's metadata"),
+        spec(["strip_metadata", "sm"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.stripMetadata, arguments.boolean)
+        },
         onlyValue(["strip_color_profile", "scp"], true, "results are converted to sRGB and carry no profile"),
-        onlyValue(["keep_copyright", "kcr"], false, "results never carry the source's metadata"),
+        spec(["keep_copyright", "kcr"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.keepCopyright, arguments.boolean)
+        },
         onlyValue(["enforce_thumbnail", "eth"], false, "embedded thumbnails are used only when big enough"),
         onlyValue(["raw"], false, "sources are always checked and processed"),
     ]

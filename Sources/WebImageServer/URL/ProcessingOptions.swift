@@ -149,8 +149,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var flipVertically = false
     /// Colour transparent pixels are flattened onto; nil (the default) keeps transparency where the format can.
     public var background: RGBAColor?
-    /// Drop metadata (EXIF, XMP) from the result. Default true.
+    /// Drop the source's metadata (EXIF, XMP, IPTC) from the result, except the copyright when
+    /// ``keepCopyright``; false keeps all of it (the EXIF orientation set to 1: results are upright). Default true.
     public var stripMetadata = true
+    /// When stripping metadata, keep the copyright: EXIF Artist and Copyright, IPTC by-line, credit and
+    /// copyright notice, XMP `dc` rights, creator, contributor and publisher, `xmpRights` and `cc`. Default true.
+    public var keepCopyright = true
     /// Lower the quality until the result fits in this many bytes; 0 (the default) means no limit.
     public var maxBytes = 0
     /// The name in `Content-Disposition` before its extension (imgproxy's `filename`); nil (the default): the
