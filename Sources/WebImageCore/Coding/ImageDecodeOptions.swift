@@ -72,8 +72,8 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     }
 
     /// Whether an image decoded with these options has the pixels a decode with `request` would give: the same
-    /// thumbnail request, frames, orientation handling, colour space and coder options (scale and cache key only label
-    /// the result). A memory-cache hit that fails this is decoded again (SDWebImage's `sd_decodeOptions` check).
+    /// thumbnail request, frames, orientation handling, colour space and coder options, and the metadata when the
+    /// request reads it (scale and cache key only label the result). A memory-cache hit that fails this is decoded again (SDWebImage's `sd_decodeOptions` check).
     public func givesSamePixels(as request: ImageDecodeOptions) -> Bool {
         thumbnailPixelSize == request.thumbnailPixelSize
             && (thumbnailPixelSize == nil || preserveAspectRatio == request.preserveAspectRatio)
