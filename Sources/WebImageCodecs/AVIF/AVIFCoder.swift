@@ -30,6 +30,11 @@ public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
     /// truncated, corrupt or oversized files.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         var store = RasterStore.fresh
+        // libavif 0.11 has no thumbnail API; libheif reads AVIF's `thmb` items.
+        if options.coderOptions[EmbeddedThumbnail.self],
+           let thumbnail = try HEIFDecoding.embeddedThumbnail(data, format: .avif, store: &store, options: options) {
+            return options.attachingMetadata(to: thumbnail) { AVIFMetadata.read(data) }
+        }
         let image = try AVIFDecoding.decode(data, store: &store, options: options)
         return options.attachingMetadata(to: image) { AVIFMetadata.read(data) }
     }

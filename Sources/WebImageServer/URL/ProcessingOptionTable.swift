@@ -177,12 +177,18 @@ enum ProcessingOptionTable {
         spec(["strip_metadata", "sm"]) { arguments, options throws(ProxyError) in
             try arguments.single(&options.stripMetadata, arguments.boolean)
         },
-        onlyValue(["strip_color_profile", "scp"], true, "results are converted to sRGB and carry no profile"),
+        spec(["strip_color_profile", "scp"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.stripColorProfile, arguments.boolean)
+        },
         spec(["keep_copyright", "kcr"]) { arguments, options throws(ProxyError) in
             try arguments.single(&options.keepCopyright, arguments.boolean)
         },
-        onlyValue(["enforce_thumbnail", "eth"], false, "embedded thumbnails are used only when big enough"),
-        onlyValue(["raw"], false, "sources are always checked and processed"),
+        spec(["enforce_thumbnail", "eth"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.enforceThumbnail, arguments.boolean)
+        },
+        spec(["raw"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.raw, arguments.boolean)
+        },
     ]
 
     static let filters: [ProcessingOptionSpec] = [
