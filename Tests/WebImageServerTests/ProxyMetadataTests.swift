@@ -111,7 +111,8 @@ import WebImage
             options.stripMetadata = strip
             options.keepCopyright = keep
             return ResultKey.make(source: "https://example.com/a.jpg", options: options,
-                                  format: FormatChoice(explicit: .jpeg, accept: nil, negotiates: false),
+                                  format: FormatChoice(explicit: .jpeg, accept: nil,
+                                                       negotiation: ImageProxyConfiguration.Negotiation(webp: .off, avif: .off)),
                                   quality: QualityDefaults(quality: 80, byFormat: [:]))
         }
         #expect(Set(keys).count == 3)
