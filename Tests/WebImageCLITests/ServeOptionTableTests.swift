@@ -49,7 +49,7 @@ import WebImage
         "fallback-image-url": ["http://images.example/fallback.png"], "fallback-image-path": [watermarkFile],
         "fallback-image-data": [watermarkPNG.base64EncodedString()], "fallback-image-status": ["404"],
         "fallback-image-ttl": ["60"], "quality": ["55"],
-        "format-quality": ["webp=70"], "preferred-format": ["webp", "png"],
+        "format-quality": ["webp=70"], "strip-metadata": ["false"], "keep-copyright": ["false"], "preferred-format": ["webp", "png"],
         "no-negotiation": ["true"], "negotiate-webp": ["false"], "negotiate-avif": ["false"], "negotiate-jxl": ["true"],
         "enforce-webp": ["true"], "enforce-avif": ["true"], "enforce-jxl": ["true"], "max-animation-frames": ["100"],
         "max-animation-frame-megapixels": ["2"], "strip-color-profile": ["false"], "enforce-thumbnail": ["true"],

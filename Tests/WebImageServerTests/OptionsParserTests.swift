@@ -55,9 +55,7 @@ import WebImage
     @Test(arguments: [
         ("ex:1:sm", "bad request: ex cannot use smart gravity (sm)"),
         ("g:sm:1:2", "bad request: smart gravity (sm) takes no offsets"),
-        ("sm:0", "bad request: strip_metadata:false is not supported: results never carry the source's metadata"),
         ("ar:0", "bad request: auto_rotate:false is not supported: the service always applies the orientation"),
-        ("kcr:1", "bad request: keep_copyright:true is not supported: results never carry the source's metadata"),
         ("adjust:10:1:1", "bad request: processing option 'adjust' is an imgproxy Pro option"),
         ("wmu:aHR0cA", "bad request: processing option 'wmu' is an imgproxy Pro option"),
     ])

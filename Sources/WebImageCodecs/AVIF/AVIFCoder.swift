@@ -33,16 +33,18 @@ public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
         // libavif 0.11 has no thumbnail API; libheif reads AVIF's `thmb` items.
         if options.coderOptions[EmbeddedThumbnail.self],
            let thumbnail = try HEIFDecoding.embeddedThumbnail(data, format: .avif, store: &store, options: options) {
-            return thumbnail
+            return options.attachingMetadata(to: thumbnail) { AVIFMetadata.read(data) }
         }
-        return try AVIFDecoding.decode(data, store: &store, options: options)
+        let image = try AVIFDecoding.decode(data, store: &store, options: options)
+        return options.attachingMetadata(to: image) { AVIFMetadata.read(data) }
     }
 
     /// Decodes like ``decode(_:options:)``, a still's coded raster into `buffer`'s storage (see
     /// ``ImageDecoding/decode(_:reusing:options:)``); a cropped, rotated or scaled result is a new raster made
     /// from it. A sequence decodes as usual and leaves `buffer` alone.
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        try RasterStore.reusing(&buffer) { store in try AVIFDecoding.decode(data, store: &store, options: options) }
+        let image = try RasterStore.reusing(&buffer) { store in try AVIFDecoding.decode(data, store: &store, options: options) }
+        return options.attachingMetadata(to: image) { AVIFMetadata.read(data) }
     }
 
     /// The container as libavif parses it (no AV1 decoding): the displayed size after `clap`, `irot` and `imir`,
@@ -89,6 +91,6 @@ public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
             throw WebImageError.encodingFailed(format: format, reason: "AVIFCoder only writes AVIF")
         }
         return try AVIFEncoder.encode(options.frames(of: image), orientation: image.orientation, iccProfile: image.iccProfile,
-                                      options: options)
+                                      metadata: image.metadata, options: options)
     }
 }

@@ -13,28 +13,30 @@ import WebImageCore
 ///   speed 10 (AV1's fastest: larger files, several times quicker).
 /// - Orientation: written as `irot`/`imir`, so the image displays (and decodes) upright.
 /// - Colour: an attached ICC profile (``Image/iccProfile``) is written as a `colr` `prof` box.
+/// - Metadata: ``Image/metadata``'s EXIF and XMP as items (``AVIFMetadata``).
 /// - Sequences: each frame's duration in milliseconds (timescale 1000); libavif 0.11 cannot write a
 ///   repetition count, so sequences play forever whatever the loop count.
 /// - File size: with ``ImageEncodeOptions/maxFileSize`` (lossy only), the largest whole quality (0…100) up to
 ///   the requested one whose output fits, as the JPEG and WebP encoders choose it.
 enum AVIFEncoder {
     static func encode(_ frames: [ImageFrame], orientation: ImageOrientation, iccProfile: Data? = nil,
-                       options: ImageEncodeOptions) throws -> Data {
+                       metadata: ImageMetadata? = nil, options: ImageEncodeOptions) throws -> Data {
         let size = frames[0].pixels.size
         guard frames.allSatisfy({ $0.pixels.size == size }) else {
             throw WebImageError.encodingFailed(format: .avif, reason: "animation frames differ in size")
         }
         guard !options.lossless, let limit = options.maxFileSize else {
-            return try encode(frames, orientation: orientation, iccProfile: iccProfile, options: options,
-                              quality: options.quality)
+            return try encode(frames, orientation: orientation, iccProfile: iccProfile, metadata: metadata,
+                              options: options, quality: options.quality)
         }
         return try QualitySearch.largestFitting(limit, requested: Int((options.quality * 100).rounded()), lowest: 0) {
-            try encode(frames, orientation: orientation, iccProfile: iccProfile, options: options, quality: Double($0) / 100)
+            try encode(frames, orientation: orientation, iccProfile: iccProfile, metadata: metadata, options: options,
+                       quality: Double($0) / 100)
         }
     }
 
     private static func encode(_ frames: [ImageFrame], orientation: ImageOrientation, iccProfile: Data?,
-                               options: ImageEncodeOptions, quality: Double) throws -> Data {
+                               metadata: ImageMetadata?, options: ImageEncodeOptions, quality: Double) throws -> Data {
         guard let encoder = avifEncoderCreate() else {
             throw WebImageError.encodingFailed(format: .avif, reason: "libavif could not create an encoder")
         }
@@ -53,6 +55,7 @@ enum AVIFEncoder {
             let image = try makeImage(frame.pixels, orientation: orientation, iccProfile: iccProfile,
                                       hasAlpha: hasAlpha, lossless: options.lossless)
             defer { avifImageDestroy(image) }
+            if let metadata { AVIFMetadata.set(metadata, orientation: orientation, on: image) }
             let milliseconds = UInt64(max(1, (max(0, frame.duration) * 1000).rounded()))
             let result = avifEncoderAddImage(encoder, image, milliseconds,
                                              single ? AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue : 0)

@@ -33,13 +33,15 @@ public final class HEIFCoder: ProgressiveImageCoding, ImageHeaderReading {
     /// ``WebImageError/badImageData(_:)`` for empty, truncated, corrupt, unsupported or oversized files.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         var store = RasterStore.fresh
-        return try HEIFDecoding.decode(data, store: &store, options: options)
+        let image = try HEIFDecoding.decode(data, store: &store, options: options)
+        return options.attachingMetadata(to: image) { HEIFMetadata.read(data) }
     }
 
     /// Decodes like ``decode(_:options:)``, copying libheif's output into `buffer`'s storage (see
     /// ``ImageDecoding/decode(_:reusing:options:)``).
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        try RasterStore.reusing(&buffer) { store in try HEIFDecoding.decode(data, store: &store, options: options) }
+        let image = try RasterStore.reusing(&buffer) { store in try HEIFDecoding.decode(data, store: &store, options: options) }
+        return options.attachingMetadata(to: image) { HEIFMetadata.read(data) }
     }
 
     /// Whether a download starting with these bytes is HEIF (the decoder shows nothing until it is complete).
@@ -80,6 +82,6 @@ public final class HEIFCoder: ProgressiveImageCoding, ImageHeaderReading {
         }
         let pixels = options.frames(of: image, firstOnly: true)[0].pixels
         return try HEIFEncoder.encode(pixels, orientation: image.orientation, iccProfile: image.iccProfile,
-                                      options: options)
+                                      metadata: image.metadata, options: options)
     }
 }

@@ -10,13 +10,14 @@ import WebImageCore
 /// - Effort: ``ImageEncodeEffort/balanced`` keeps the plugin's default x265 preset (`slow`);
 ///   ``ImageEncodeEffort/fastest`` uses `ultrafast`.
 /// - Orientation: written as `irot`/`imir` by libheif, so the image displays (and decodes) upright.
+/// - Metadata: ``Image/metadata``'s EXIF and XMP as metadata items (``HEIFMetadata``).
 /// - Samples are written with 8 bits (a 16-bit raster is rounded first).
 ///
 /// Without an HEVC encoder in the linked libheif the encode fails with
 /// ``WebImageError/encodingFailed(format:reason:)`` saying so.
 enum HEIFEncoder {
     static func encode(_ pixels: PixelBuffer, orientation: ImageOrientation, iccProfile: Data? = nil,
-                       options: ImageEncodeOptions) throws -> Data {
+                       metadata: ImageMetadata? = nil, options: ImageEncodeOptions) throws -> Data {
         guard heif_have_encoder_for_format(heif_compression_HEVC) != 0 else {
             throw WebImageError.encodingFailed(format: .heic, reason: "this libheif has no HEVC (x265) encoder")
         }
@@ -50,7 +51,10 @@ enum HEIFEncoder {
             // the RGB samples as YCbCr.
             encoding.pointee.macOS_compatibility_workaround_no_nclx_profile = 0
         }
-        try HEIFStatus.checkEncoding(heif_context_encode_image(context, image, encoder, encoding, nil))
+        var handle: OpaquePointer?
+        try HEIFStatus.checkEncoding(heif_context_encode_image(context, image, encoder, encoding, &handle))
+        defer { heif_image_handle_release(handle) }
+        if let metadata, let handle { try HEIFMetadata.add(metadata, orientation: orientation, to: handle, in: context) }
         return try write(context)
     }
 

@@ -27,14 +27,18 @@ public final class JPEGCoder: ProgressiveImageCoding, ImageHeaderReading {
     /// `.tooManyPixels` from the header alone, `.corrupt` with libjpeg's message otherwise.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         var store = RasterStore.fresh
-        return try JPEGDecoding.decode(data, store: &store, options: options)
+        let image = try JPEGDecoding.decode(data, store: &store, options: options)
+        return options.attachingMetadata(to: image) { data.withUnsafeBytes(JPEGMetadata.read) }
     }
 
     /// Decodes like ``decode(_:options:)`` into `buffer`'s storage, reused when it is the only owner and big
     /// enough (see ``ImageDecoding/decode(_:reusing:options:)``); a thumbnail reuses it for the DCT-scaled
     /// decode it is resampled from.
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        try RasterStore.reusing(&buffer) { store in try JPEGDecoding.decode(data, store: &store, options: options) }
+        let image = try RasterStore.reusing(&buffer) { store in
+            try JPEGDecoding.decode(data, store: &store, options: options)
+        }
+        return options.attachingMetadata(to: image) { data.withUnsafeBytes(JPEGMetadata.read) }
     }
 
     /// The frame size, orientation and profile, from the markers before the first scan.

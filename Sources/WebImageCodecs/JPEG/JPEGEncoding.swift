@@ -3,7 +3,8 @@ import Foundation
 import WebImageCore
 
 /// Encoding with TurboJPEG: 4:2:0 chroma, transparency flattened onto a background colour, the EXIF
-/// orientation kept in an APP1 segment and an attached ICC profile in APP2 `ICC_PROFILE` segments.
+/// orientation kept in an APP1 segment, an attached ICC profile in APP2 `ICC_PROFILE` segments and the image's
+/// ``Image/metadata`` in APP1 and APP13 segments (``JPEGMetadata``).
 enum JPEGEncoding {
     /// Encodes the first frame as SDWebImage does: quality × 100, shrunk to `maxPixelSize`, and with
     /// `maxFileSize` the highest quality whose output fits (else the smallest output).
@@ -27,7 +28,10 @@ enum JPEGEncoding {
         if let profile = image.iccProfile, !profile.isEmpty {
             jpeg.insert(contentsOf: JPEGICCProfile.segments(for: [UInt8](profile)), at: at)
         }
-        if image.orientation != .up {
+        if let metadata = image.metadata {
+            jpeg.insert(contentsOf: JPEGMetadata.segments(for: metadata, orientation: image.orientation), at: at)
+        }
+        if image.orientation != .up && !JPEGMetadata.writesEXIF(image.metadata) {
             jpeg.insert(contentsOf: EXIFOrientation.app1Segment(for: image.orientation), at: at)
         }
         return jpeg

@@ -41,13 +41,15 @@ public final class JXLCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
     /// throws ``WebImageError/badImageData(_:)`` for empty, truncated or corrupt bytes.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         var store = RasterStore.fresh
-        return try JXLDecoding.decode(data, store: &store, options: options)
+        let image = try JXLDecoding.decode(data, store: &store, options: options)
+        return options.attachingMetadata(to: image) { data.withUnsafeBytes(JXLMetadata.read) }
     }
 
     /// Decodes like ``decode(_:options:)``, a still into `buffer`'s storage, reused when it is the only owner
     /// and big enough (see ``ImageDecoding/decode(_:reusing:options:)``); an animation leaves `buffer` alone.
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        try RasterStore.reusing(&buffer) { store in try JXLDecoding.decode(data, store: &store, options: options) }
+        let image = try RasterStore.reusing(&buffer) { store in try JXLDecoding.decode(data, store: &store, options: options) }
+        return options.attachingMetadata(to: image) { data.withUnsafeBytes(JXLMetadata.read) }
     }
 
     /// Whether a download starting with these bytes is JPEG XL.
@@ -82,6 +84,6 @@ public final class JXLCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
         return try JXLEncoder.encode(options.frames(of: image), orientation: image.orientation,
                                      loopCount: options.loopCount ?? image.loopCount,
                                      iccProfile: image.iccProfile.map { [UInt8]($0) },
-                                     options: options)
+                                     metadata: image.metadata, options: options)
     }
 }

@@ -14,7 +14,7 @@ import WebImageCore
 /// ticks and the loop count.
 enum JXLEncoder {
     static func encode(_ frames: [ImageFrame], orientation: ImageOrientation, loopCount: Int,
-                       iccProfile: [UInt8]?, options: ImageEncodeOptions) throws -> Data {
+                       iccProfile: [UInt8]?, metadata: ImageMetadata? = nil, options: ImageEncodeOptions) throws -> Data {
         let size = frames[0].pixels.size
         let format = frames[0].pixels.format
         guard frames.allSatisfy({ $0.pixels.size == size && $0.pixels.format == format }) else {
@@ -31,6 +31,7 @@ enum JXLEncoder {
         var info = basicInfo(size: size, format: format, hasAlpha: hasAlpha, orientation: orientation,
                              animated: frames.count > 1, loopCount: loopCount, lossless: options.lossless)
         try check(JxlEncoderSetBasicInfo(encoder, &info), encoder, "basic info")
+        if let metadata { try JXLMetadata.addBoxes(metadata, orientation: orientation, to: encoder) }
         if let iccProfile {
             try check(JxlEncoderSetICCProfile(encoder, iccProfile, iccProfile.count), encoder, "ICC profile")
         } else {

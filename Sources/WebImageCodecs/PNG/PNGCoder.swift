@@ -28,14 +28,16 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
     /// Decodes a PNG, or every frame of an APNG (only the first with `firstFrameOnly`), composited.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         var store = RasterStore.fresh
-        return try decode(data, store: &store, options: options)
+        let image = try decode(data, store: &store, options: options)
+        return options.attachingMetadata(to: image) { data.withUnsafeBytes(PNGMetadata.read) }
     }
 
     /// Decodes like ``decode(_:options:)``, a still PNG into `buffer`'s storage, reused when it is the only
     /// owner and big enough (see ``ImageDecoding/decode(_:reusing:options:)``); an APNG decodes as usual and
     /// leaves `buffer` alone.
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        try RasterStore.reusing(&buffer) { store in try decode(data, store: &store, options: options) }
+        let image = try RasterStore.reusing(&buffer) { store in try decode(data, store: &store, options: options) }
+        return options.attachingMetadata(to: image) { data.withUnsafeBytes(PNGMetadata.read) }
     }
 
     private func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {

@@ -6,7 +6,8 @@ import WebImageCore
 /// hands animations to ``APNGEncoder``.
 ///
 /// Output is 8-bit: RGB when no pixel is transparent, RGBA otherwise; 16-bit images are rounded to 8 bits.
-/// An attached ``Image/iccProfile`` is written as an `iCCP` chunk right after IHDR.
+/// An attached ``Image/iccProfile`` is written as an `iCCP` chunk right after IHDR, then ``Image/metadata`` as
+/// `eXIf` and `iTXt` chunks (``PNGMetadata``).
 enum PNGEncoder {
     static func encode(_ image: Image, options: ImageEncodeOptions) throws -> Data {
         let frames = options.frames(of: image)
@@ -17,6 +18,9 @@ enum PNGEncoder {
             ? try write(rasters[0], alpha: hasAlpha, effort: effort)
             : try APNGEncoder.encode(rasters, durations: frames.map(\.duration),
                                      loopCount: options.loopCount ?? image.loopCount, alpha: hasAlpha, effort: effort)
+        if let metadata = image.metadata {
+            png.insert(contentsOf: PNGMetadata.chunks(for: metadata, orientation: image.orientation), at: 33)
+        }
         if let profile = image.iccProfile, !profile.isEmpty {
             // The signature (8 bytes) and IHDR (12 + 13) always come first.
             png.insert(contentsOf: try PNGICCWriter.chunk(for: [UInt8](profile)), at: 33)

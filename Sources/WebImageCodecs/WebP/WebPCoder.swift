@@ -42,10 +42,10 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
 
     private func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
         let features = try WebPStatus.requiredFeatures(data)
-        if features.has_animation != 0 {
-            return try WebPAnimatedDecoding.decode(data, options: options)
-        }
-        return try WebPStillDecoder.decode(data, features: features, store: &store, options: options)
+        let image = features.has_animation != 0
+            ? try WebPAnimatedDecoding.decode(data, options: options)
+            : try WebPStillDecoder.decode(data, features: features, store: &store, options: options)
+        return options.attachingMetadata(to: image) { data.withUnsafeBytes(WebPMetadata.read) }
     }
 
     /// libwebp's bitstream features, and the demuxer's frame count for an animation (no pixel decoding).
@@ -92,7 +92,8 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
     /// Encodes as WebP: an animation when the image has several frames (unless `firstFrameOnly`), else a still.
     ///
     /// 16-bit images are reduced to 8 bits and `maxPixelSize` shrinks (never enlarges) first. `maxFileSize`
-    /// applies to lossy stills only. An attached ``Image/iccProfile`` goes into an `ICCP` chunk.
+    /// applies to lossy stills only. An attached ``Image/iccProfile`` goes into an `ICCP` chunk, ``Image/metadata``
+    /// into `EXIF` and `XMP ` chunks.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard format == .webp else {
             throw WebImageError.encodingFailed(format: format, reason: "WebPCoder only writes WebP")
@@ -103,7 +104,9 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
         let webp = frames.count > 1
             ? try WebPAnimatedEncoder.encode(frames, loopCount: options.loopCount ?? image.loopCount, options: options)
             : try WebPStillEncoder.encode(frames[0].pixels, options: options)
-        guard let profile = image.iccProfile, !profile.isEmpty else { return webp }
-        return try WebPICCWriter.attach(profile, to: webp)
+        var result = webp
+        if let profile = image.iccProfile, !profile.isEmpty { result = try WebPICCWriter.attach(profile, to: result) }
+        guard let metadata = image.metadata else { return result }
+        return try WebPMetadata.attach(metadata, orientation: image.orientation, to: result)
     }
 }

@@ -45,13 +45,16 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// Convert pixels with an embedded ICC profile (JPEG APP2, PNG iCCP or gAMA + cHRM, WebP ICCP, JPEG XL's
     /// colour encoding) to sRGB, or keep them and attach the profile. Default ``DecodeColorSpace/sRGB``.
     public var colorSpace: DecodeColorSpace
+    /// Attach the file's EXIF, XMP and IPTC to the image (``Image/metadata``) so an encoder can write them back.
+    /// Default false: a decode reads none of it.
+    public var readsMetadata: Bool
 
     public init(scaleFactor: Double? = nil, cacheKey: String? = nil, firstFrameOnly: Bool = false,
                 thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true,
                 scaleDownLimitBytes: Int? = nil, typeHint: ImageFormat? = nil, applyOrientation: Bool = false,
                 maxPixelCount: Int = 100_000_000, maxFrameCount: Int = 1_000,
                 maxAnimationPixelCount: Int = 250_000_000, coderOptions: ImageCoderOptions = ImageCoderOptions(),
-                colorSpace: DecodeColorSpace = .sRGB) {
+                colorSpace: DecodeColorSpace = .sRGB, readsMetadata: Bool = false) {
         self.scaleFactor = scaleFactor
         self.cacheKey = cacheKey
         self.firstFrameOnly = firstFrameOnly
@@ -65,11 +68,12 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         self.maxAnimationPixelCount = maxAnimationPixelCount
         self.coderOptions = coderOptions
         self.colorSpace = colorSpace
+        self.readsMetadata = readsMetadata
     }
 
     /// Whether an image decoded with these options has the pixels a decode with `request` would give: the same
-    /// thumbnail request, frames, orientation handling, colour space and coder options (scale and cache key only label
-    /// the result). A memory-cache hit that fails this is decoded again (SDWebImage's `sd_decodeOptions` check).
+    /// thumbnail request, frames, orientation handling, colour space and coder options, and the metadata when the
+    /// request reads it (scale and cache key only label the result). A memory-cache hit that fails this is decoded again (SDWebImage's `sd_decodeOptions` check).
     public func givesSamePixels(as request: ImageDecodeOptions) -> Bool {
         thumbnailPixelSize == request.thumbnailPixelSize
             && (thumbnailPixelSize == nil || preserveAspectRatio == request.preserveAspectRatio)
@@ -77,6 +81,7 @@ public struct ImageDecodeOptions: Sendable, Hashable {
             && applyOrientation == request.applyOrientation
             && colorSpace == request.colorSpace
             && coderOptions == request.coderOptions
+            && (readsMetadata || !request.readsMetadata)
     }
 
     /// The scale to stamp on the result: ``scaleFactor`` if set, else from ``cacheKey``, else 1.

@@ -42,12 +42,16 @@ public final class Image: Sendable {
     /// Why the embedded colour profile was not applied (it could not be read, or lcms2 could not build a
     /// transform from it): the pixels are as stored. Nil when there was nothing wrong.
     public let colorProfileIssue: String?
+    /// The EXIF, XMP and IPTC the file carried (a decode with ``ImageDecodeOptions/readsMetadata``) or that
+    /// encoders should write; nil: none. Encoders write it as is, except that the EXIF orientation is made to
+    /// match ``orientation``.
+    public let metadata: ImageMetadata?
 
     public init(frames: [ImageFrame], scale: Double = 1, orientation: ImageOrientation = .up, loopCount: Int = 0,
                 format: ImageFormat = .undefined, hasAlpha: Bool? = nil, isIncremental: Bool = false,
                 isThumbnail: Bool = false, isTransformed: Bool = false, extendedData: Data? = nil,
                 decodeOptions: ImageDecodeOptions? = nil, animatedImageData: Data? = nil, iccProfile: Data? = nil,
-                colorProfileIssue: String? = nil) {
+                colorProfileIssue: String? = nil, metadata: ImageMetadata? = nil) {
         precondition(!frames.isEmpty, "an Image needs at least one frame")
         self.frames = frames
         self.scale = scale > 0 && scale.isFinite ? scale : 1
@@ -63,6 +67,7 @@ public final class Image: Sendable {
         self.animatedImageData = animatedImageData
         self.iccProfile = iccProfile
         self.colorProfileIssue = colorProfileIssue
+        self.metadata = metadata?.isEmpty == false ? metadata : nil
     }
 
     /// A still image from one raster.
@@ -105,14 +110,14 @@ public final class Image: Sendable {
                      loopCount: Int? = nil, format: ImageFormat? = nil, hasAlpha: Bool? = nil,
                      isIncremental: Bool? = nil, isThumbnail: Bool? = nil, isTransformed: Bool? = nil,
                      extendedData: Data?? = nil, decodeOptions: ImageDecodeOptions?? = nil, iccProfile: Data?? = nil,
-                     colorProfileIssue: String?? = nil) -> Image {
+                     colorProfileIssue: String?? = nil, metadata: ImageMetadata?? = nil) -> Image {
         Image(frames: frames ?? self.frames, scale: scale ?? self.scale, orientation: orientation ?? self.orientation,
               loopCount: loopCount ?? self.loopCount, format: format ?? self.format,
               hasAlpha: hasAlpha ?? self.hasAlpha, isIncremental: isIncremental ?? self.isIncremental,
               isThumbnail: isThumbnail ?? self.isThumbnail, isTransformed: isTransformed ?? self.isTransformed,
               extendedData: extendedData ?? self.extendedData, decodeOptions: decodeOptions ?? self.decodeOptions,
               animatedImageData: frames == nil ? animatedImageData : nil, iccProfile: iccProfile ?? self.iccProfile,
-              colorProfileIssue: colorProfileIssue ?? self.colorProfileIssue)
+              colorProfileIssue: colorProfileIssue ?? self.colorProfileIssue, metadata: metadata ?? self.metadata)
     }
 
     /// This image stamped with `options` when its coder recorded none: SDWebImage's loader and cache set

@@ -13,7 +13,7 @@ enum ResultKey {
             "q:\(options.quality > 0 ? String(options.quality) : quality.keyComponent)",
             "bl:\(options.blur)", "sh:\(options.sharpen)", "rot:\(options.rotate)",
             "fl:\(options.flipHorizontally ? 1 : 0):\(options.flipVertically ? 1 : 0)", "mb:\(options.maxBytes)",
-            "sm:\(options.stripMetadata ? 1 : 0)", "f:\(format.keyComponent)",
+            "sm:\(ResultMetadata.Kept(options).rawValue)", "f:\(format.keyComponent)",
         ]
         if options.minWidth > 0 || options.minHeight > 0 { parts.append("min:\(options.minWidth):\(options.minHeight)") }
         if options.zoomX != 1 || options.zoomY != 1 { parts.append("z:\(options.zoomX):\(options.zoomY)") }

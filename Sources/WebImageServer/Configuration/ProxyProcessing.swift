@@ -32,6 +32,12 @@ extension ImageProxyConfiguration {
         /// Source formats answered unprocessed when the URL names no other format, for every URL (imgproxy's
         /// `IMGPROXY_SKIP_PROCESSING_FORMATS`; a URL's `skip_processing` replaces them). Default none.
         public var skipProcessingFormats: Set<ImageFormat> = []
+        /// Drop the source's metadata from results unless the URL says `strip_metadata:false` (imgproxy's
+        /// `IMGPROXY_STRIP_METADATA`). Default true.
+        public var stripsMetadata = true
+        /// Keep the copyright when stripping metadata unless the URL says `keep_copyright:false` (imgproxy's
+        /// `IMGPROXY_KEEP_COPYRIGHT`). Default true.
+        public var keepsCopyright = true
         /// The coders sources are read, decoded and encoded with: their headers (``ImageHeaderReading``) decide
         /// which sources are images, and their limits apply. Default `CodersManager.shared` (every built-in
         /// coder).
@@ -43,6 +49,8 @@ extension ImageProxyConfiguration {
             options.stripColorProfile = stripsColorProfile
             options.enforceThumbnail = enforcesThumbnail
             options.skipProcessing = skipProcessingFormats
+            options.stripMetadata = stripsMetadata
+            options.keepCopyright = keepsCopyright
             return options
         }
 

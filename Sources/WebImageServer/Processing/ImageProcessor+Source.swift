@@ -73,9 +73,10 @@ extension ImageProcessor {
     /// stored orientation: the plan's scale applies to both sides alike), keeping the source's colour profile
     /// when `keepsProfile`, or the first embedded thumbnail when `thumbnail` and the source has one.
     func decode(_ data: Data, header: ImageHeader, scale planScale: Double, frames: Int, keepsProfile: Bool,
-                thumbnail: Bool) throws(ProxyError) -> Image {
+                thumbnail: Bool, readsMetadata: Bool) throws(ProxyError) -> Image {
         let stored = header.pixelSize, scale = min(1, planScale)
-        var options = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: frames == 1, maxPixelCount: maxSourcePixels)
+        var options = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: frames == 1, maxPixelCount: maxSourcePixels,
+                                         readsMetadata: readsMetadata)
         options.colorSpace = keepsProfile ? .preserve : .sRGB
         options.coderOptions[EmbeddedThumbnail.self] = thumbnail
         if scale < 0.95 {

@@ -49,7 +49,8 @@ struct ImageProcessor: Sendable {
         let keepsProfile = !options.stripColorProfile && (named.map(Self.carriesProfile) ?? false)
         var image = try timing.time(.decode) { () throws(ProxyError) in
             try decode(source.data, header: header, scale: trims || thumbnail ? 1 : plan.scale,
-                       frames: keepsFrames ? frames : 1, keepsProfile: keepsProfile, thumbnail: thumbnail)
+                       frames: keepsFrames ? frames : 1, keepsProfile: keepsProfile, thumbnail: thumbnail,
+                       readsMetadata: ResultMetadata.isRead(for: options))
         }
         var stored = thumbnail ? image.pixels.size : header.pixelSize
         if trims, let trim = options.trim {
@@ -61,7 +62,8 @@ struct ImageProcessor: Sendable {
         }
         let format = named ?? choice.fallback(for: result)
         let bytes = try timing.time(.encode) { () throws(ProxyError) in
-            try encode(fitted(result, to: format), as: format, options: options)
+            let kept = ResultMetadata.result(from: image.metadata, options: options)
+            return try encode(fitted(result, to: format).with(metadata: kept), as: format, options: options)
         }
         return (bytes, format)
     }

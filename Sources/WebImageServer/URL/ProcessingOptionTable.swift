@@ -174,11 +174,15 @@ enum ProcessingOptionTable {
                 return format
             })
         },
-        onlyValue(["strip_metadata", "sm"], true, "results never carry the source's metadata"),
+        spec(["strip_metadata", "sm"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.stripMetadata, arguments.boolean)
+        },
         spec(["strip_color_profile", "scp"]) { arguments, options throws(ProxyError) in
             try arguments.single(&options.stripColorProfile, arguments.boolean)
         },
-        onlyValue(["keep_copyright", "kcr"], false, "results never carry the source's metadata"),
+        spec(["keep_copyright", "kcr"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.keepCopyright, arguments.boolean)
+        },
         spec(["enforce_thumbnail", "eth"]) { arguments, options throws(ProxyError) in
             try arguments.single(&options.enforceThumbnail, arguments.boolean)
         },

@@ -149,8 +149,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var flipVertically = false
     /// Colour transparent pixels are flattened onto; nil (the default) keeps transparency where the format can.
     public var background: RGBAColor?
-    /// Drop metadata (EXIF, XMP) from the result. Default true.
+    /// Drop the source's metadata (EXIF, XMP, IPTC) from the result, except the copyright when
+    /// ``keepCopyright``; false keeps all of it (the EXIF orientation set to 1: results are upright). Default true.
     public var stripMetadata = true
+    /// When stripping metadata, keep the copyright: EXIF Artist and Copyright, IPTC by-line, credit and
+    /// copyright notice, XMP `dc` rights, creator, contributor and publisher, `xmpRights` and `cc`. Default true.
+    public var keepCopyright = true
     /// Convert the result to sRGB and carry no colour profile (imgproxy's `strip_color_profile`); false keeps
     /// the source's pixels and profile in formats that carry one (JPEG, PNG, WebP, AVIF, HEIC, JPEG XL, TIFF) and
     /// converts to sRGB for the others. Default true (the operator's `IMGPROXY_STRIP_COLOR_PROFILE`).

@@ -321,6 +321,21 @@ enum ServeOptions {
         .toggle("only-presets", ["WEBIMAGE_ONLY_PRESETS", "IMGPROXY_ONLY_PRESETS"],
                 "Presets-only mode: a URL's options are one segment of :-separated preset names.",
                 field: "configuration.processing.onlyPresets", \.configuration.processing.onlyPresets),
+        ServeOption(name: "strip-metadata", variables: ["WEBIMAGE_STRIP_METADATA", "IMGPROXY_STRIP_METADATA"],
+                    kind: .invertible,
+                    help: "Drop the source's metadata from results unless the URL says strip_metadata:false; "
+                        + "--no-strip-metadata keeps it (EXIF orientation 1) unless the URL says true. Default on.",
+                    field: "configuration.processing.stripsMetadata") { settings, given in
+            settings.configuration.processing.stripsMetadata = given.text == "true"
+        },
+        ServeOption(name: "keep-copyright", variables: ["WEBIMAGE_KEEP_COPYRIGHT", "IMGPROXY_KEEP_COPYRIGHT"],
+                    kind: .invertible,
+                    help: "When stripping metadata keep the copyright (EXIF Artist and Copyright, IPTC by-line, credit "
+                        + "and copyright notice, XMP dc, xmpRights and cc) unless the URL says keep_copyright:false; "
+                        + "--no-keep-copyright drops it unless the URL says true. Default on.",
+                    field: "configuration.processing.keepsCopyright") { settings, given in
+            settings.configuration.processing.keepsCopyright = given.text == "true"
+        },
         .number("quality", ["WEBIMAGE_QUALITY", "IMGPROXY_QUALITY"],
                 "Quality when the URL gives none and --format-quality has none for the format (1-100).",
                 field: "configuration.processing.defaultQuality", \.configuration.processing.defaultQuality,

@@ -1,0 +1,59 @@
+import Foundation
+import WebImageCore
+
+/// EXIF (APP1 `Exif\0\0`), XMP (APP1 `http://ns.adobe.com/xap/1.0/\0`) and IPTC (APP13 Photoshop resource
+/// 0x0404) in a JPEG's segments before the first scan: read, and written back as segments.
+///
+/// The first segment of each kind counts. A blob too large for one segment (64 KB) is not written: JPEG's
+/// extended XMP and multi-segment EXIF are not supported.
+enum JPEGMetadata {
+    private static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
+    private static let maxSegmentBody = 65_533
+
+    /// The metadata in `bytes` (a whole JPEG); nil when it has none. Never traps on bad input.
+    static func read(_ bytes: UnsafeRawBufferPointer) -> ImageMetadata? {
+        var metadata = ImageMetadata()
+        var index = 2
+        while index + 4 <= bytes.count, bytes[index] == 0xFF {
+            let code = bytes[index + 1]
+            if code == 0xFF { index += 1; continue }
+            // SOS or EOI: no metadata segment comes after; markers without a length carry none.
+            if code == 0xDA || code == 0xD9 { break }
+            if code == 0x01 || (0xD0...0xD8).contains(code) { index += 2; continue }
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            guard length >= 2, index + 2 + length <= bytes.count else { break }
+            let body = UnsafeRawBufferPointer(rebasing: bytes[index + 4 ..< index + 2 + length])
+            if code == 0xE1, metadata.exif == nil, body.starts(with: exifHeader) {
+                let tiff = Data(body[exifHeader.count...])
+                if EXIFFilter.isReadable(tiff) { metadata.exif = tiff }
+            } else if code == 0xE1, metadata.xmp == nil, let packet = XMPOrientation.packet(ofAPP1: body) {
+                metadata.xmp = Data(packet)
+            } else if code == 0xED, metadata.iptc == nil, let iptc = PhotoshopResources.iptc(inAPP13: body) {
+                metadata.iptc = Data(iptc)
+            }
+            index += 2 + length
+        }
+        return metadata.isEmpty ? nil : metadata
+    }
+
+    /// APP1 EXIF (its orientation made to agree with `orientation`), APP1 XMP and APP13 IPTC segments, markers
+    /// included, for whichever `metadata` has and fits in a segment.
+    static func segments(for metadata: ImageMetadata, orientation: ImageOrientation) -> [UInt8] {
+        var output: [UInt8] = []
+        if let exif = metadata.exif(for: orientation) { output += segment(0xE1, exifHeader + exif) }
+        if let xmp = metadata.xmp { output += segment(0xE1, XMPOrientation.app1Header + xmp) }
+        if let iptc = metadata.iptc { output += segment(0xED, PhotoshopResources.app13Body(iptc: [UInt8](iptc))) }
+        return output
+    }
+
+    /// Whether ``segments(for:orientation:)`` writes an EXIF segment (which then carries the orientation).
+    static func writesEXIF(_ metadata: ImageMetadata?) -> Bool {
+        guard let exif = metadata?.exif else { return false }
+        return EXIFFilter.isReadable(exif) && exifHeader.count + exif.count <= maxSegmentBody
+    }
+
+    private static func segment(_ code: UInt8, _ body: [UInt8]) -> [UInt8] {
+        guard body.count <= maxSegmentBody else { return [] }
+        return [0xFF, code, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+    }
+}

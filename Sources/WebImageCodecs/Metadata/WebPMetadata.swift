@@ -1,0 +1,64 @@
+import CWebP
+import Foundation
+import WebImageCore
+
+/// EXIF (`EXIF` chunk) and XMP (`XMP ` chunk) of an extended WebP: read from the RIFF chunks, and added to encoded
+/// bytes with libwebp's muxer (which sets VP8X's flags).
+enum WebPMetadata {
+    private static let riff = Array("RIFF".utf8), webp = Array("WEBP".utf8)
+    private static let exifTag = Array("EXIF".utf8), xmpTag = Array("XMP ".utf8)
+
+    /// The metadata in a whole WebP file; nil when it has none. A chunk running past the end ends the walk.
+    static func read(_ bytes: UnsafeRawBufferPointer) -> ImageMetadata? {
+        func tag(at offset: Int) -> ArraySlice<UInt8> { ArraySlice(bytes[offset ..< offset + 4]) }
+        func size(at offset: Int) -> Int {
+            Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        }
+        guard bytes.count >= 20, tag(at: 0).elementsEqual(riff), tag(at: 8).elementsEqual(webp) else { return nil }
+        var metadata = ImageMetadata()
+        let end = min(bytes.count, 8 + size(at: 4))
+        var offset = 12
+        while end - offset >= 8 {
+            let length = size(at: offset + 4)
+            guard end - offset - 8 >= length else { break }
+            let payload = UnsafeRawBufferPointer(rebasing: bytes[offset + 8 ..< offset + 8 + length])
+            if tag(at: offset).elementsEqual(exifTag), metadata.exif == nil {
+                metadata.exif = EXIFFilter.tiff(in: Data(payload))
+            } else if tag(at: offset).elementsEqual(xmpTag), metadata.xmp == nil, length > 0 {
+                metadata.xmp = Data(payload)
+            }
+            offset += 8 + length + length & 1
+        }
+        return metadata.isEmpty ? nil : metadata
+    }
+
+    /// `webp` with `metadata`'s EXIF (its orientation made to agree with `orientation`) and XMP chunks added.
+    static func attach(_ metadata: ImageMetadata, orientation: ImageOrientation, to webp: Data) throws -> Data {
+        let chunks = [("EXIF", metadata.exif(for: orientation)), ("XMP ", metadata.xmp)].compactMap { name, data in
+            data.map { (name, $0) }
+        }
+        guard !chunks.isEmpty else { return webp }
+        guard let mux = webp.withUnsafeBytes({ raw -> OpaquePointer? in
+            var image = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
+            return WebPMuxCreateInternal(&image, 1, WEBP_MUX_ABI_VERSION)
+        }) else {
+            throw WebImageError.encodingFailed(format: .webp, reason: "libwebp's muxer could not read the encoded image")
+        }
+        defer { WebPMuxDelete(mux) }
+        for (name, data) in chunks {
+            let status = data.withUnsafeBytes { raw -> WebPMuxError in
+                var chunk = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
+                return WebPMuxSetChunk(mux, name, &chunk, 1)
+            }
+            guard status == WEBP_MUX_OK else {
+                throw WebImageError.encodingFailed(format: .webp, reason: "libwebp's muxer could not add the \(name) chunk")
+            }
+        }
+        var assembled = WebPData()
+        guard WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK, let bytes = assembled.bytes else {
+            throw WebImageError.encodingFailed(format: .webp, reason: "libwebp's muxer could not add the metadata")
+        }
+        defer { WebPFree(UnsafeMutableRawPointer(mutating: bytes)) }
+        return Data(bytes: bytes, count: assembled.size)
+    }
+}
