@@ -8,6 +8,10 @@ enum BMPDecoding {
     static func raster(_ bytes: UnsafeRawBufferPointer, header: BMPHeader, options: ImageDecodeOptions) throws
         -> (pixels: PixelBuffer, hasAlpha: Bool) {
         try options.checkPixelCount(width: header.width, height: header.height)
+        // OS/2 writers may put the headers' size in the file size field: only a larger value means missing bytes.
+        if header.declaredFileSize > bytes.count && header.declaredFileSize > header.pixelOffset {
+            throw WebImageError.badImageData(.truncated)
+        }
         if header.compression == .none || header.compression == .bitfields {
             try checkLength(bytes, header: header)
         }

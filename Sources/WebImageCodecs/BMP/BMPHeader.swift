@@ -26,6 +26,8 @@ struct BMPHeader {
     var imageSize: Int
     /// An embedded ICC profile (V5 `PROFILE_EMBEDDED`).
     var iccProfile: [UInt8]?
+    /// The file header's size field (0 for a DIB inside an ICO).
+    var declaredFileSize = 0
 
     enum Compression: Equatable {
         case none, rle8, rle4, bitfields
@@ -53,11 +55,7 @@ struct BMPHeader {
         let declaredFileSize = bytes.littleEndianUInt32(at: 2)
         let offset = Int(bytes.littleEndianUInt32(at: 10))
         var header = try parse(dib: bytes, at: fileHeaderSize, pixelOffset: offset)
-        // OS/2 writers may put the headers' size here instead of the file's: only a larger value means missing bytes.
-        if Int(declaredFileSize) > bytes.count && Int(declaredFileSize) > header.pixelOffset {
-            throw WebImageError.badImageData(.truncated)
-        }
-        header.dibStart = fileHeaderSize
+        header.declaredFileSize = Int(declaredFileSize)
         return header
     }
 

@@ -25,10 +25,15 @@ final class TIFFMemoryStream {
 
     private var count: Int { isWriting ? written.count : source.count }
 
+    /// Reads from the source, or back from what was written (libtiff rereads a directory to link the next one).
     fileprivate func read(into buffer: UnsafeMutableRawPointer?, count wanted: Int) -> Int {
-        guard !isWriting, let buffer, wanted >= 0, position < source.count, let base = source.baseAddress else { return 0 }
-        let available = min(wanted, source.count - position)
-        buffer.copyMemory(from: base + position, byteCount: available)
+        guard let buffer, wanted >= 0, position < count else { return 0 }
+        let available = min(wanted, count - position)
+        if isWriting {
+            written.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + position, byteCount: available) }
+        } else {
+            buffer.copyMemory(from: source.baseAddress! + position, byteCount: available)
+        }
         position += available
         return available
     }
