@@ -8,6 +8,8 @@ import WebImage
 /// libtiff's own test images (LZW strips, JPEG tiles, a palette).
 enum TIFFBenchmarks {
     static func run() throws {
+        // The raw side's handlers are libtiff's global ones: keep its warnings (old-style LZW) off the report.
+        TIFFSetWarningHandler(nil)
         let raster = PNGBenchmarks.compressibleRaster(width: 4000, height: 3000)
         let opaque = raster.flattened(onto: .white)
         let generated: [(String, Data)] = [

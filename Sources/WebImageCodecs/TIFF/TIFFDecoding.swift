@@ -25,31 +25,27 @@ enum TIFFDecoding {
         if limit > TIFFFile.baseAllocationLimit {
             file = try TIFFFile.open(reading: bytes, maxSingleAllocation: limit)
         }
-        let pages = options.firstFrameOnly ? [0] : try frameDirectories(file, size: first.size, options: options)
-        try options.checkAnimation(frameCount: pages.count, canvas: first.size)
-        var frames: [ImageFrame] = []
-        var outcome = ColorManagement.Outcome.none
-        for (index, directory) in pages.enumerated() {
-            if directory != 0 || index != 0 {
+        // The first page is decoded before the others are looked for, so a one-page file's directory is parsed once.
+        let (firstPixels, outcome) = try decodePage(file, page: first, options: options)
+        var frames = [ImageFrame(pixels: firstPixels)]
+        if !options.firstFrameOnly {
+            let pages = try frameDirectories(file, size: first.size, options: options)
+            try options.checkAnimation(frameCount: pages.count, canvas: first.size)
+            for directory in pages.dropFirst() {
                 file.log.reset()
                 guard TIFFSetDirectory(file.handle, UInt32(directory)) != 0 else {
                     throw file.log.failure("directory \(directory) cannot be read")
                 }
+                let (pixels, _) = try decodePage(file, page: TIFFPage(file), options: options)
+                frames.append(ImageFrame(pixels: pixels.converted(to: firstPixels.format)))
             }
-            var (pixels, pageOutcome) = try decodePage(file, page: index == 0 ? first : TIFFPage(file), options: options)
-            if index == 0 {
-                outcome = pageOutcome
-            } else {
-                pixels = pixels.converted(to: frames[0].pixels.format)
-            }
-            frames.append(ImageFrame(pixels: pixels))
         }
         let image = Image(frames: frames, orientation: first.orientation, format: .tiff, hasAlpha: first.hasAlpha,
                           iccProfile: outcome.iccProfile, colorProfileIssue: outcome.issue)
         return options.finish(image, sourceSize: first.size)
     }
 
-    /// The indexes of the directories that are frames, reading their tags only.
+    /// The indexes of the directories that are frames, reading their tags only; the handle is left on the last one.
     static func frameDirectories(_ file: TIFFFile, size: PixelSize, options: ImageDecodeOptions?) throws -> [Int] {
         var frames = [0]
         var directory = 0
@@ -61,8 +57,6 @@ enum TIFFDecoding {
             frames.append(directory)
             try options?.checkFrameCount(frames.count)
         }
-        file.log.reset()
-        guard TIFFSetDirectory(file.handle, 0) != 0 else { throw file.log.failure("the first directory cannot be read") }
         return frames
     }
 
