@@ -51,6 +51,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Whole-buffer deflate, about twice zlib's speed at level 1: the PNG writer's fast setting.
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        // libtiff 4.5: TIFF decoding and encoding from memory, with per-handle error handlers and allocation bounds.
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // libjpeg behind a setjmp error handler (incremental decoding).
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng's full and progressive readers report errors by longjmp, which Swift cannot catch.
@@ -65,7 +67,7 @@ let package = Package(
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim",
-                               "CColorShim", "CDeflate", "CAVIF", "CHEIF", "CJXL", "CLCMS2"]),
+                               "CColorShim", "CDeflate", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CTIFF"]),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs", "CSystemShim",
                                                  .product(name: "Crypto", package: "swift-crypto"),
@@ -123,7 +125,7 @@ let package = Package(
                                          .product(name: "NIOCore", package: "swift-nio")]),
 
         .executableTarget(name: "webimage-benchmarks",
-                          dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL",
+                          dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL", "CTIFF",
                                          .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
                                          "WebImageServer", "RedisTestSupport"],
                           path: "Benchmarks/WebImageBenchmarks"),
@@ -152,8 +154,9 @@ let package = Package(
         .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"]),
         // CHEIF: the HEIF tests build files with embedded thumbnails through libheif itself; lcms2 directly
-        // too: the colour tests build their P3 and Adobe RGB profiles with it.
-        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport", "CHEIF", "CLCMS2"],
+        // too: the colour tests build their P3 and Adobe RGB profiles with it; CTIFF: the TIFF tests compare with
+        // libtiff's own RGBA reader and write files with tags the encoder never writes.
+        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport", "CHEIF", "CLCMS2", "CTIFF"],
                     exclude: ["Fixtures"]),
         // The executables as dependencies: built next to the test bundle, where the tests run them.
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "WebImageDemo",

@@ -6,6 +6,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("png", PNGBenchmarks.run),
     ("webp", WebPBenchmarks.run),
     ("gif", GIFBenchmarks.run),
+    ("tiff", TIFFBenchmarks.run),
     ("modern-decode", ModernDecodeBenchmarks.run),
     ("modern-encode", ModernEncodeBenchmarks.run),
     ("color", ColorBenchmark.run),

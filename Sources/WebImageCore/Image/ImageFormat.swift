@@ -7,12 +7,16 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case jxl
     /// Bytes that match no known signature.
     case undefined
+    /// Windows icon: a directory of PNG or BMP images. Declared last so the existing cases keep their positions in
+    /// ``allCases``, which the shared cache's entries store.
+    case ico
 
     /// Sniffs the format from the first bytes, with SDWebImage's table.
     ///
     /// FF → JPEG, 89 → PNG, 47 → GIF, 49/4D → TIFF, 42 → BMP, `RIFF....WEBP` → WebP,
     /// `....ftypheic|heix|hevc|hevx` → HEIC, `....ftypmif1|msf1` → HEIF, `....ftypavif|avis` → AVIF,
-    /// `FF 0A` (codestream) or `00 00 00 0C 4A 58 4C 20 0D 0A 87 0A` (container) → JPEG XL, `%PDF` → PDF,
+    /// `FF 0A` (codestream) or `00 00 00 0C 4A 58 4C 20 0D 0A 87 0A` (container) → JPEG XL,
+    /// `00 00 01 00` and an image count of 1…512 (that is not an ISO-BMFF `ftyp` box) → ICO, `%PDF` → PDF,
     /// data whose last 100 bytes contain `</svg>` → SVG.
     public init(sniffing data: Data) {
         self = data.withUnsafeBytes { Self.sniff(UnsafeRawBufferPointer($0)) }
@@ -43,6 +47,10 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
                 default: break
                 }
             }
+            if bytes.count >= 6, bytes[1] == 0, bytes[2] == 1, bytes[3] == 0, ascii(4..<8) != "ftyp",
+               (1...maxIconCount).contains(Int(bytes[4]) | Int(bytes[5]) << 8) {
+                return .ico
+            }
         case 0x25:
             if ascii(0..<4) == "%PDF" { return .pdf }
         default: break
@@ -53,6 +61,9 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The first box of a JPEG XL container: a 12-byte `JXL ` box holding `0D 0A 87 0A`.
     private static let jxlContainerSignature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
+
+    /// The most images an ICO directory is taken to hold when sniffing (real icons hold a handful).
+    private static let maxIconCount = 512
 
     /// The usual file extension (`jpg` for JPEG), or nil for ``undefined``.
     public var fileExtension: String? {
@@ -81,6 +92,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
         case .jpeg: "image/jpeg"
         case .svg: "image/svg+xml"
         case .pdf: "application/pdf"
+        case .ico: "image/x-icon"
         case .undefined: nil
         default: "image/\(rawValue)"
         }
