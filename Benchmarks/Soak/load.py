@@ -101,15 +101,18 @@ def fuzz_options(rng):
 def shaped_options(rng):
     """One to four real options with their arguments in place, the numbers picked from the extremes."""
     def number():
-        return rng.choice(["0", "1", "-1", "3", "17", "255", "1000", "8192", "8193", "65535", "2147483648",
-                           "0.001", "0.5", "1.5", "99.9", "1e9", "-0.5"])
+        return rng.choice(["0", "1", "2", "3", "17", "255", "1000", "4096", "8192", "8193", "65535", "100000",
+                           "2147483647", "-1"])
+
+    def real():
+        return rng.choice(["0", "0.001", "0.5", "1", "1.5", "8", "9", "99.9", "1000", "1e9", "-0.5"])
     shapes = [lambda: "rs:%s:%s:%s:%s" % (rng.choice(["fit", "fill", "fill-down", "force", "auto"]), number(),
                                           number(), rng.choice(["0", "1"])),
-              lambda: "el:1/w:%s/h:%s" % (number(), number()), lambda: "bl:%s" % number(),
-              lambda: "sh:%s" % number(), lambda: "pix:%s" % number(), lambda: "pd:%s:%s" % (number(), number()),
+              lambda: "el:1/w:%s/h:%s" % (number(), number()), lambda: "bl:%s" % real(),
+              lambda: "sh:%s" % real(), lambda: "pix:%s" % number(), lambda: "pd:%s:%s" % (number(), number()),
               lambda: "ex:1:%s" % rng.choice(["ce", "no", "soea"]), lambda: "rot:%s" % number(),
-              lambda: "dpr:%s" % number(), lambda: "z:%s" % number(), lambda: "q:%s" % number(),
-              lambda: "mb:%s" % number(), lambda: "c:%s:%s" % (number(), number()), lambda: "t:%s" % number(),
+              lambda: "dpr:%s" % real(), lambda: "z:%s" % real(), lambda: "q:%s" % number(),
+              lambda: "mb:%s" % number(), lambda: "c:%s:%s" % (rng.choice([number(), real()]), number()), lambda: "t:%s" % number(),
               lambda: "g:%s:%s:%s" % (rng.choice(["ce", "nowe", "soea", "fp", "sm"]), number(), number()),
               lambda: "bg:%s" % rng.choice(["ffffff", "0:0:0", "255:255:255", "fff"]),
               lambda: "exar:1/rs:fill:%s:%s" % (number(), number()), lambda: "fl:1:1", lambda: "ar:1",

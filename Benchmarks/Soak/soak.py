@@ -197,12 +197,14 @@ def main():
 
     time.sleep(max(0.0, opts.duration - (time.monotonic() - start)))
     crashed = crashed_before_kill or not serve.alive()
-    mix.stop()
+    stopping = time.monotonic()
     misbehaving.stopping.set()
     slowloris.stopping.set()
+    mix.stop()
     misbehaving.thread.join(timeout=60)
     slowloris.thread.join(timeout=60)
-    print("load stopped at %.0f s (load average %s)" % (time.monotonic() - start, loadavg()), flush=True)
+    print("load stopped at %.0f s, the last requests under way took %.1f s (load average %s)" % (
+        stopping - start, time.monotonic() - stopping, loadavg()), flush=True)
 
     # Open files back where they were once every client has gone (the hanging sources' 5 s included).
     settled = None
