@@ -8,6 +8,7 @@ import http.client
 import random
 import threading
 import time
+import urllib.parse
 
 import server
 
@@ -43,8 +44,7 @@ class Tally:
         self.lock = threading.Lock()
         self.statuses = {}
         self.failures = []  # the first three of each category
-        self.shown = {}
-        self.failure_count = 0
+        self.failed = {}    # category → requests answered outside their class
         self.latencies = {}
         self.cut = 0  # requests cut by the SIGKILL (connection errors while it happened)
 
@@ -55,10 +55,8 @@ class Tally:
             if isinstance(status, int):
                 self.latencies.setdefault(category, []).append(seconds)
             if failure:
-                self.failure_count += 1
-                shown = self.shown.get(category, 0)
-                if shown < 3:
-                    self.shown[category] = shown + 1
+                self.failed[category] = self.failed.get(category, 0) + 1
+                if self.failed[category] <= 3:
                     self.failures.append("%s: %s" % (category, failure))
 
     def count(self, predicate):
@@ -239,7 +237,7 @@ class Load:
             self.check_valid("head", path, response, body, seconds, entry)
         else:
             source = self.origin.url(self.fresh("i"), rng.choice(IMAGES))
-            info = "/info" + server.sign("/plain/" + server.urllib.parse.quote(source, safe=""))
+            info = "/info" + server.sign("/plain/" + urllib.parse.quote(source, safe=""))
             response, body, seconds = self.request(connection, "GET", info)
             self.check_valid("info", info, response, body, seconds, None)
 

@@ -217,6 +217,8 @@ class Misbehaving:
                 if not self.running.is_set() or self.stopping.is_set():
                     continue
                 label, ok, detail = name, False, "connection error %r" % error
+            if not self.running.is_set():
+                continue  # the SIGKILL came during this case
             counts = self.results.setdefault(label, [0, 0])
             counts[0 if ok else 1] += 1
             if not ok and len(self.failures) < 20:

@@ -74,7 +74,7 @@ class Report:
                                   or category == "hostile_step")
         fuzz = tally.count(lambda category, status: category == "fuzz")
         fuzz_timeouts = tally.count(lambda category, status: category == "fuzz" and status == 503)
-        fuzz_bad = sum(1 for failure in tally.failures if failure.startswith(("fuzz", "fuzz_step")))
+        fuzz_bad = tally.failed.get("fuzz", 0) + tally.failed.get("fuzz_step", 0)
         raw_bad = sum(bad for _, bad in self.misbehaving.results.values())
         raw = sum(ok + bad for ok, bad in self.misbehaving.results.values())
 
@@ -153,10 +153,12 @@ class Report:
             self.row("drain after SIGTERM", "server gone before the SIGTERM", "", False)
             return
         deadline = self.opts.drain_seconds
-        met = drained["status"] == 0 and drained["seconds"] <= deadline
-        self.row("drain after SIGTERM", "exit %s after %.2f s; under way: %s; new connections refused: %s" % (
-            drained["status"], drained["seconds"], ", ".join(str(status) for _, status in drained["answers"]),
-            drained["refuses new connections"]), "exit 0 within %d s" % deadline, met)
+        met = drained["status"] == 0 and drained["seconds"] <= deadline and all(
+            status == 200 for kind, status in drained["answers"] if kind == "valid")
+        self.row("drain after SIGTERM", "exit %s after %.2f s; under way: %s; a new client: %s" % (
+            drained["status"], drained["seconds"],
+            ", ".join("%s %s" % answer for answer in sorted(drained["answers"], key=str)),
+            drained["newcomer"]), "exit 0 within %d s, under way answered" % deadline, met)
 
     def logs(self):
         """Lines of the server's stderr above `info` (the access log is `info`), and any fatal error."""

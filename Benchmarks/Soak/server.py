@@ -82,10 +82,11 @@ class Serve:
         os.kill(self.process.pid, signal.SIGKILL)
         self.process.wait()
 
-    def terminate(self, timeout):
-        """SIGTERM; (exit status or None when it outlived `timeout`, seconds until it exited)."""
+    def terminate(self, timeout, meanwhile=lambda: None):
+        """SIGTERM, then `meanwhile()`; (exit status or None when it outlived `timeout`, seconds until it exited)."""
         started = time.monotonic()
         os.kill(self.process.pid, signal.SIGTERM)
+        meanwhile()
         try:
             status = self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:

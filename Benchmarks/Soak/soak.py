@@ -96,36 +96,46 @@ def cache_check(serve, known, tally_rng):
 
 
 def drain(serve, origin_server, seed):
-    """Requests under way (two cold valid ones, two dripping sources), then SIGTERM: how long the exit took,
+    """Requests under way (two cold valid ones, a dripping source), then SIGTERM: how long the exit took,
     its status, and what the requests under way were answered."""
     answers = []
 
-    def one(path):
+    def one(kind, path):
         try:
             connection = http.client.HTTPConnection(server.HOST, serve.port, timeout=60)
             connection.request("GET", path)
             response = connection.getresponse()
             response.read()
-            answers.append((path.rsplit("/", 1)[-1][:30], response.status))
+            answers.append((kind, response.status))
         except (OSError, http.client.HTTPException) as error:
-            answers.append((path.rsplit("/", 1)[-1][:30], repr(error)[:60]))
+            answers.append((kind, repr(error)[:60]))
 
-    paths = [server.image_path("rs:fit:600:600/q:95", origin_server.url("drain%d-%d" % (seed, i), "photo.png"), "png")
+    paths = [("valid", server.image_path("rs:fit:600:600/q:95", origin_server.url("drain%d-%d" % (seed, i),
+                                                                                  "photo.png"), "png"))
              for i in range(2)]
-    paths += [server.image_path("w:100", origin_server.hostile_url("drain%d-%d" % (seed, i), "drip")) for i in range(2)]
-    threads = [threading.Thread(target=one, args=(path,)) for path in paths]
+    # One dripping source: it holds one of the two worker slots until its 5 s download deadline, so everything
+    # under way can end before the drain deadline (a second one would queue a valid request behind both).
+    paths.append(("drip", server.image_path("w:100", origin_server.hostile_url("drain%d" % seed, "drip"))))
+    threads = [threading.Thread(target=one, args=path) for path in paths]
     for thread in threads:
         thread.start()
     time.sleep(0.5)
-    status, seconds = serve.terminate(timeout=serve.drain_seconds + 30)
+    newcomer = []
+
+    def knock():
+        """A new client while the drain goes on: refused, or told the service is not ready."""
+        time.sleep(0.3)
+        try:
+            with socket.create_connection((server.HOST, serve.port), timeout=2) as sock:
+                sock.sendall(b"GET /ready HTTP/1.1\r\nHost: d\r\nConnection: close\r\n\r\n")
+                newcomer.append(sock.recv(64).split(b"\r\n")[0].decode(errors="replace") or "closed")
+        except OSError as error:
+            newcomer.append(type(error).__name__)
+
+    status, seconds = serve.terminate(serve.drain_seconds + 30, knock)
     for thread in threads:
         thread.join(timeout=60)
-    try:
-        socket.create_connection((server.HOST, serve.port), timeout=1).close()
-        refuses = False
-    except OSError:
-        refuses = True
-    return {"status": status, "seconds": seconds, "answers": answers, "refuses new connections": refuses}
+    return {"status": status, "seconds": seconds, "answers": answers, "newcomer": newcomer[0]}
 
 
 def main():
