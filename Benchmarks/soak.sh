@@ -3,7 +3,7 @@
 # clients for a set time, with a SIGKILL + restart on the same cache and a SIGTERM drain; prints every figure
 # beside its target and exits 1 when one is missed.
 #
-#   bash Benchmarks/soak.sh [--quick] [--duration 600] [--seed N] [--slowloris 100] [--keep]
+#   bash Benchmarks/soak.sh [--quick] [--duration 600] [--seed N] [--slowloris 100] [--fuzz-stills] [--keep]
 #
 # Builds `webimage` in release (log in .build-bench/soak-build.log), then runs Benchmarks/Soak/soak.py (Python 3
 # standard library only), which makes its images with `webimage convert`, starts its loopback origin and the

@@ -138,8 +138,8 @@ def random_options(rng):
 class Load:
     """The mix's worker threads against one server port; pause() holds them (the restart), stop() ends them."""
 
-    def __init__(self, serve, origin, seed):
-        self.serve, self.origin = serve, origin
+    def __init__(self, serve, origin, seed, fuzz_images=IMAGES):
+        self.serve, self.origin, self.fuzz_images = serve, origin, fuzz_images
         self.tally, self.known = Tally(), Known()
         self.running = threading.Event()
         self.running.set()
@@ -296,7 +296,7 @@ class Load:
 
     def fuzz_step(self, connection, rng):
         options = fuzz_options(rng)
-        source = self.origin.url("fuzz%d" % rng.randrange(8), rng.choice(IMAGES))
+        source = self.origin.url("fuzz%d" % rng.randrange(8), rng.choice(self.fuzz_images))
         path = server.image_path(options, source, rng.choice([None, None, "png", "webp", "tiff", "x" * 40]))
         response, body, seconds = self.request(connection, "GET", path)
         status = response.status

@@ -125,6 +125,12 @@ class Report:
         self.row("RSS, last third ÷ first third", "%.2f× (%.0f → %.0f MB mean; max %.0f MB; warm-up %.0f s)" % (
             ratio, mean(first) / 1024, mean(last) / 1024, max(s[2] for s in samples) / 1024, warm_up),
             "≤ 1.2×", ratio <= 1.2)
+        tenths = []
+        for index in range(10):
+            low = self.restarted_at + (end - self.restarted_at) * index / 10
+            high = self.restarted_at + (end - self.restarted_at) * (index + 1) / 10
+            tenths.append(mean([s[2] for s in samples if low <= s[0] < high]) / 1024)
+        print("\n== the restarted server's RSS by tenth of its run (MB): %s" % " ".join("%.0f" % mb for mb in tenths))
         threads = [s[3] for s in samples]
         fds = [s[4] for s in samples]
         print("\n== the restarted server: threads %d–%d, open files %d–%d under load" % (

@@ -7,7 +7,7 @@ target is missed.
 Run through Benchmarks/soak.sh, which makes the release build. Python 3 standard library only.
 
 Usage: soak.py --binary PATH [--duration 600 | --quick] [--workers 2] [--queue 64] [--drain-seconds 10]
-               [--seed 1] [--slowloris 100] [--keep]
+               [--seed 1] [--slowloris 100] [--fuzz-stills] [--keep]
 """
 import argparse
 import atexit
@@ -52,6 +52,8 @@ def options():
     parser.add_argument("--seed", type=int, default=int(time.time()) % 100_000)
     parser.add_argument("--slowloris", type=int, default=100, help="connections per slowloris burst")
     parser.add_argument("--keep", action="store_true", help="keep the work directory (logs, cache)")
+    parser.add_argument("--fuzz-stills", action="store_true",
+                        help="fuzz still sources only (an animation enlarged keeps every frame at the result's size)")
     parsed = parser.parse_args()
     if parsed.quick:
         parsed.duration = 60
@@ -167,7 +169,8 @@ def main():
     serve.start()
     print("server: %s" % " ".join(serve.arguments[1:]), flush=True)
 
-    mix = load.Load(serve, origin, opts.seed)
+    stills = [name for name in load.IMAGES if name != "moon.gif"]
+    mix = load.Load(serve, origin, opts.seed, stills if opts.fuzz_stills else load.IMAGES)
     valid_path = server.image_path("rs:fit:100:100", origin.url("pipeline", "photo.jpg"))
 
     def big_path(rng):
@@ -187,8 +190,8 @@ def main():
     time.sleep(max(10, opts.duration // 5))
     crashed_before_kill = not serve.alive()
     mix.killing.set()
-    for part in (misbehaving, slowloris, watch):
-        part.running.clear()
+    for part in (mix, misbehaving, slowloris, watch):
+        part.running.clear()  # no new requests: the ones under way are cut by the kill
     serve.kill()
     killed_at = time.monotonic() - start
     mix.pause()
@@ -230,6 +233,9 @@ def main():
     drained = drain(serve, origin, opts.seed) if serve.alive() else None
     origin.stop()
 
+    with open(os.path.join(work, "samples.csv"), "w") as f:
+        f.write("seconds,start,rss_kb,threads,fds\n")
+        f.writelines("%.1f,%d,%d,%d,%d\n" % sample for sample in watch.samples)
     result = report.Report(opts, mix, misbehaving, slowloris, watch, check, drained, crashed, baseline, settled,
                            final, metrics, restarted_at, serve.log_paths)
     missed = result.show()
