@@ -86,5 +86,5 @@ struct FormatChoice: Sendable, Hashable {
     /// AVIF: negotiation and the preferred formats never choose it for an animation).
     static func writesAnimation(_ format: ImageFormat) -> Bool { holdsAnimation(format) || format == .avif }
 
-    static func holdsAlpha(_ format: ImageFormat) -> Bool { format != .jpeg && format != .bmp }
+    static func holdsAlpha(_ format: ImageFormat) -> Bool { format != .jpeg }
 }

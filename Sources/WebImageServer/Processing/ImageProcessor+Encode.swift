@@ -10,8 +10,8 @@ extension ImageProcessor {
     }
 
     /// The largest side each format can hold (imgproxy's `fix_size.go`: WebP's 16,383, AVIF and HEIC's
-    /// 16,384, GIF's 65,535).
-    static let maxSide: [ImageFormat: Int] = [.webp: 16_383, .avif: 16_384, .heic: 16_384, .gif: 65_535]
+    /// 16,384, GIF's 65,535, an icon's 256).
+    static let maxSide: [ImageFormat: Int] = [.webp: 16_383, .avif: 16_384, .heic: 16_384, .gif: 65_535, .ico: 256]
 
     /// `image` scaled down, every frame alike, to the largest side `format` holds, as imgproxy does before saving.
     func fitted(_ image: Image, to format: ImageFormat) -> Image {

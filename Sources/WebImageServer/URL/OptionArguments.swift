@@ -88,7 +88,10 @@ struct OptionArguments {
         case "avif": .avif
         case "jxl": .jxl
         case "heic": .heic
-        default: throw .badRequest("unsupported output format '\(text)' (jpg, png, webp, avif, gif, jxl, heic)")
+        case "tiff", "tif": .tiff
+        case "bmp": .bmp
+        case "ico": .ico
+        default: throw .badRequest("unsupported output format '\(text)' (jpg, png, webp, avif, gif, jxl, heic, tiff, bmp, ico)")
         }
     }
 

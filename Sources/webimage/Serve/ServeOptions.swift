@@ -373,7 +373,7 @@ enum ServeOptions {
             settings.configuration.responses.preferredFormats = try given.values.map { name in
                 guard let format = ImageFormat(fileExtension: name), CodersManager.shared.canEncode(to: format) else {
                     throw CLIFailure(subject: given.origin, reason: "bad value '\(name)': give formats the service writes "
-                                     + "(jpeg, png, gif, webp, avif, jxl, heic)")
+                                     + "(jpeg, png, gif, webp, avif, jxl, heic, tiff, bmp, ico)")
                 }
                 return format
             }

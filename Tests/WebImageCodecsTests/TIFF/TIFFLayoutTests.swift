@@ -1,6 +1,7 @@
 import CTIFF
 import Foundation
 import Testing
+import TestSupport
 import WebImage
 
 /// Layouts the corpus lacks, written by libtiff itself: 16-bit RGBA in tiles over several pages, CMYK, grey with

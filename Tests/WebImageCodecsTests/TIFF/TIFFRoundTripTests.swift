@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import WebImage
 
 /// Encode → decode through the TIFF coder: lossless RGBA8, alpha only when present, orientation applied, the
