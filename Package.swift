@@ -150,7 +150,8 @@ let package = Package(
         .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"]),
         // CHEIF: the HEIF tests build files with embedded thumbnails through libheif itself; lcms2 directly
         // too: the colour tests build their P3 and Adobe RGB profiles with it.
-        .testTarget(name: "WebImageCodecsTests", dependencies: ["WebImage", "TestSupport", "CHEIF", "CLCMS2"],
+        .testTarget(name: "WebImageCodecsTests",
+                    dependencies: ["WebImage", "TestSupport", "CHEIF", "CLCMS2", "CTurboJPEG"],
                     exclude: ["Fixtures"]),
         // The executables as dependencies: built next to the test bundle, where the tests run them.
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "WebImageDemo",

@@ -32,14 +32,18 @@ public final class HEIFCoder: ProgressiveImageCoding, ImageHeaderReading {
     /// Decodes the primary image (or a large-enough embedded thumbnail); throws
     /// ``WebImageError/badImageData(_:)`` for empty, truncated, corrupt, unsupported or oversized files.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        var store = RasterStore.fresh
-        return try HEIFDecoding.decode(data, store: &store, options: options)
+        try WorkCancellation.checking {
+            var store = RasterStore.fresh
+            return try HEIFDecoding.decode(data, store: &store, options: options)
+        }
     }
 
     /// Decodes like ``decode(_:options:)``, copying libheif's output into `buffer`'s storage (see
     /// ``ImageDecoding/decode(_:reusing:options:)``).
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        try RasterStore.reusing(&buffer) { store in try HEIFDecoding.decode(data, store: &store, options: options) }
+        try WorkCancellation.checking {
+            try RasterStore.reusing(&buffer) { store in try HEIFDecoding.decode(data, store: &store, options: options) }
+        }
     }
 
     /// Whether a download starting with these bytes is HEIF (the decoder shows nothing until it is complete).
@@ -75,11 +79,13 @@ public final class HEIFCoder: ProgressiveImageCoding, ImageHeaderReading {
     /// lossless, effort and orientation. `maxPixelSize` shrinks (never enlarges) first; `maxFileSize` is not
     /// supported (the first encode is returned).
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        guard canEncode(to: format) else {
-            throw WebImageError.encodingFailed(format: format, reason: "HEIFCoder only writes HEIC")
+        try WorkCancellation.checking {
+            guard canEncode(to: format) else {
+                throw WebImageError.encodingFailed(format: format, reason: "HEIFCoder only writes HEIC")
+            }
+            let pixels = options.frames(of: image, firstOnly: true)[0].pixels
+            return try HEIFEncoder.encode(pixels, orientation: image.orientation, iccProfile: image.iccProfile,
+                                          options: options)
         }
-        let pixels = options.frames(of: image, firstOnly: true)[0].pixels
-        return try HEIFEncoder.encode(pixels, orientation: image.orientation, iccProfile: image.iccProfile,
-                                      options: options)
     }
 }

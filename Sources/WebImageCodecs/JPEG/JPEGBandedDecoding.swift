@@ -22,6 +22,9 @@ enum JPEGBandedDecoding {
         }
         guard let decoder = wi_jpeg_incremental_create() else { throw JPEGErrors.corrupt("libjpeg could not create a decoder") }
         defer { wi_jpeg_incremental_destroy(decoder) }
+        if let context = CancellationHook.currentContext {
+            wi_jpeg_incremental_set_stop(decoder, CancellationHook.poll, context)
+        }
         wi_jpeg_incremental_set_input(decoder, base, raw.count, 1)
         var header = WIJPEGHeader()
         _ = try JPEGIncrementalStatus.check(wi_jpeg_incremental_read_header(decoder, &header), decoder, isFinished: true)
