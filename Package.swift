@@ -149,7 +149,8 @@ let package = Package(
         .testTarget(name: "WebImageAnimatedTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageTransformingTests", dependencies: ["WebImage"]),
         // CHEIF: the HEIF tests build files with embedded thumbnails through libheif itself; lcms2 directly
-        // too: the colour tests build their P3 and Adobe RGB profiles with it.
+        // too: the colour tests build their P3 and Adobe RGB profiles with it; TurboJPEG for the large
+        // progressive JPEGs the cancellation tests stop mid-decode.
         .testTarget(name: "WebImageCodecsTests",
                     dependencies: ["WebImage", "TestSupport", "CHEIF", "CLCMS2", "CTurboJPEG"],
                     exclude: ["Fixtures"]),
