@@ -7,9 +7,11 @@ import WebImageCore
 /// longer than any decode run inside it.
 enum CancellationHook {
     /// Nonzero when the token passed as `context` says the work should stop (the check is counted).
-    static let poll: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
-        guard let context else { return 0 }
-        return Unmanaged<WorkCancellation>.fromOpaque(context).takeUnretainedValue().shouldStop() ? 1 : 0
+    static var poll: @convention(c) (UnsafeMutableRawPointer?) -> Int32 {
+        { context in
+            guard let context else { return 0 }
+            return Unmanaged<WorkCancellation>.fromOpaque(context).takeUnretainedValue().shouldStop() ? 1 : 0
+        }
     }
 
     /// The current token as a context for ``poll``; nil outside any cancellation scope.

@@ -3,7 +3,7 @@ import Synchronization
 import WebImage
 
 /// The threads decoding, transforming and encoding run on: CPU-bound, so never on the cooperative pool.
-final class WorkerThreads: Sendable {
+package final class WorkerThreads: Sendable {
     /// Whether a body past its limit is cancelled (always, but for the `deadline` benchmark's "before" side,
     /// which measures the service as it was: the body running on to its end).
     package static let cancelsWorkPastLimit = Atomic<Bool>(true)
