@@ -22,17 +22,36 @@ package struct LoggingOptions: ParsableArguments {
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
-/// Bootstraps swift-log at most once per process: a second `LoggingSystem.bootstrap` is a crash. Every line
-/// goes through ``EscapingLogHandler``: URLs and error texts from outside cannot forge lines.
+/// How log lines are written on stderr (`webimage serve --log-format`, imgproxy's `IMGPROXY_LOG_FORMAT`).
+package enum LogFormat: String, Sendable, CaseIterable {
+    /// swift-log's text lines, through ``EscapingLogHandler``.
+    case text
+    /// One JSON object per line (``JSONLogHandler``).
+    case json
+    /// JSON with Google Cloud Logging's `severity`.
+    case gcp
+
+    /// A handler for `label` in this format; every value from outside stays on its line.
+    package func handler(label: String) -> any LogHandler {
+        switch self {
+        case .text: EscapingLogHandler(StreamLogHandler.standardError(label: label))
+        case .json: JSONLogHandler(label: label)
+        case .gcp: JSONLogHandler(label: label, style: .gcp)
+        }
+    }
+}
+
+/// Bootstraps swift-log at most once per process: a second `LoggingSystem.bootstrap` is a crash. URLs and
+/// error texts from outside cannot forge lines, in any ``LogFormat``.
 package enum LoggingBootstrap {
     private static let done = Mutex(false)
 
-    package static func run(level: Logger.Level) {
+    package static func run(level: Logger.Level, format: LogFormat = .text) {
         done.withLock { done in
             guard !done else { return }
             done = true
             LoggingSystem.bootstrap { label in
-                var handler = EscapingLogHandler(StreamLogHandler.standardError(label: label))
+                var handler = format.handler(label: label)
                 handler.logLevel = level
                 return handler
             }

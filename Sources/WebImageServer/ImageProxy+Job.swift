@@ -14,16 +14,16 @@ extension ImageProxy {
     func job(for path: Substring, accept: String?) throws(ProxyError) -> ProxyJob {
         let parsed = try ProxyPath(path, onlyPresets: configuration.processing.onlyPresets)
         try checkSignature(parsed)
-        var options = ProcessingOptions()
+        var options = baseOptions
         try parser.apply(parsed.optionSegments, to: &options)
         if let expires = options.expires, expires <= Int(Date().timeIntervalSince1970) {
             throw .notFound("the URL expired")
         }
-        let source = try configuration.sources.policy.check(parsed.source)
+        let source = parsed.source.lowercased().hasPrefix("local:")
+            ? try LocalSource.check(parsed.source, root: sources.local, policy: configuration.sources.policy)
+            : try configuration.sources.policy.check(parsed.source)
         let format = FormatChoice(explicit: options.format ?? parsed.extensionFormat, accept: accept,
-                                  negotiates: configuration.responses.negotiatesFormat,
-                                  negotiatesAVIF: configuration.responses.negotiatesAVIF,
-                                  preferred: preferredFormats)
+                                  negotiation: configuration.responses.negotiation, preferred: preferredFormats)
         let key = ResultKey.make(source: source.absoluteString, options: options, format: format,
                                  quality: configuration.processing.qualityDefaults)
         return ProxyJob(source: source, options: options, format: format, key: key)

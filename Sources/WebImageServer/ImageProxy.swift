@@ -31,6 +31,8 @@ public final class ImageProxy: Sendable {
     let downloader: ImageDownloader
     /// The configuration's preferred formats the coders can write (imgproxy drops the others the same way).
     let preferredFormats: [ImageFormat]
+    /// What every URL's options start from (the operator's `IMGPROXY_STRIP_COLOR_PROFILE` and the like).
+    let baseOptions: ProcessingOptions
     private let isStopping = Atomic<Bool>(false)
 
     /// A service with `configuration`; `resolver` turns source host names into addresses (the system's by
@@ -66,7 +68,10 @@ public final class ImageProxy: Sendable {
         }
         sources = SourceStore(downloader: downloader, disk: diskStore("sources"), shared: shared,
                               downloadTimeout: configuration.timeouts.download, statistics: statistics,
-                              coders: configuration.processing.coders)
+                              coders: configuration.processing.coders,
+                              local: configuration.sources.localRoot.flatMap {
+                                  LocalSource(root: $0, maxBytes: configuration.limits.maxSourceBytes)
+                              })
         results = ResultCache(memoryLimit: configuration.caches.memoryBytes, disk: diskStore("results"), shared: shared)
         processor = ImageProcessor(coders: configuration.processing.coders, maxSourcePixels: configuration.limits.maxSourcePixels,
                                    limits: ProcessingPlan.Limits(maxSide: configuration.limits.maxOutputSide,
@@ -75,11 +80,15 @@ public final class ImageProxy: Sendable {
                                    watermark: configuration.processing.watermark.map {
                                        WatermarkStep(image: $0.pixels.converted(to: .rgba8),
                                                      opacity: configuration.processing.watermarkOpacity)
-                                   })
+                                   },
+                                   animation: ImageProcessor.AnimationLimits(
+                                       maxFrames: configuration.limits.maxAnimationFrames,
+                                       maxFramePixels: configuration.limits.maxAnimationFramePixels))
         limiter = WorkLimiter(workers: configuration.concurrency.workers, queueLimit: configuration.concurrency.queueSize,
                               queueDepth: statistics.instruments.queueDepth)
         workers = WorkerThreads(count: configuration.concurrency.workers)
         preferredFormats = configuration.responses.preferredFormats.filter(configuration.processing.coders.canEncode)
+        baseOptions = configuration.processing.baseOptions
     }
 
     /// False while the queue is full or the service is stopping: a load balancer should send elsewhere.

@@ -25,6 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
         var settings: ServeSettings
         do {
             settings = try makeSettings(environment: ProcessInfo.processInfo.environment)
+            try await settings.downloadOperatorImages()
         } catch {
             Console.error(CLIFailure(subject: "serve", error: error).description)
             throw ExitCode.failure

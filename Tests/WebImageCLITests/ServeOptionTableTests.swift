@@ -33,7 +33,7 @@ import WebImage
         "bind": ["10.0.0.1:9000"], "metrics-bind": ["127.0.0.1:9100"], "key": ["6b6579"], "salt": ["73616c74"],
         "signature-size": ["8"], "allow-unsigned": ["true"], "allow-private-sources": ["true"],
         "allowed-scheme": ["https"], "trusted-host": ["store.internal"], "allowed-source": ["https://a.example/"],
-        "max-redirects": ["2"], "source-ca": ["/etc/hostname"], "max-src-bytes": ["1000"],
+        "max-redirects": ["2"], "local-root": ["/tmp"], "source-ca": ["/etc/hostname"], "max-src-bytes": ["1000"],
         "max-src-megapixels": ["2.5"], "allow-security-options": ["true"], "max-output-side": ["1000"], "max-output-pixels": ["1000000"],
         "download-timeout": ["9"], "download-idle-timeout": ["7"], "processing-timeout": ["30"],
         "cache-dir": ["/tmp/serve-cache"], "memory-cache-bytes": ["1000"], "disk-cache-bytes": ["5000"],
@@ -43,12 +43,16 @@ import WebImage
         "shared-cache-max-pending-writes": ["3"], "shared-cache-key-prefix": ["x:"], "workers": ["13"],
         "queue": ["5"], "retry-after": ["4"], "preset": ["thumb=rs:fill:100:100"], "presets-file": [presetsFile], "only-presets": ["true"],
         "watermark-path": [watermarkFile], "watermark-data": [watermarkPNG.base64EncodedString()],
-        "watermark-opacity": ["0.5"], "fallback-image-path": [watermarkFile],
+        "watermark-opacity": ["0.5"], "watermark-url": ["https://images.example/mark.png"],
+        "fallback-image-url": ["http://images.example/fallback.png"], "fallback-image-path": [watermarkFile],
         "fallback-image-data": [watermarkPNG.base64EncodedString()], "fallback-image-status": ["404"],
         "fallback-image-ttl": ["60"], "quality": ["55"],
         "format-quality": ["webp=70"], "preferred-format": ["webp", "png"],
-        "no-negotiation": ["true"], "no-avif-negotiation": ["true"], "ttl": ["60"], "error-ttl": ["3"],
-        "drain-seconds": ["5"], "log-level": ["debug"], "access-log": ["false"],
+        "no-negotiation": ["true"], "negotiate-webp": ["false"], "negotiate-avif": ["false"], "negotiate-jxl": ["true"],
+        "enforce-webp": ["true"], "enforce-avif": ["true"], "enforce-jxl": ["true"], "max-animation-frames": ["100"],
+        "max-animation-frame-megapixels": ["2"], "strip-color-profile": ["false"], "enforce-thumbnail": ["true"],
+        "skip-processing-format": ["gif", "png"], "ttl": ["60"], "error-ttl": ["3"],
+        "drain-seconds": ["5"], "log-level": ["debug"], "log-format": ["json"], "access-log": ["false"],
     ]
 
     /// Fields `serve` sets outside the options, and why.
@@ -167,10 +171,10 @@ import WebImage
         let settings = try ServeSettings(arguments: ["--allow-unsigned"],
                                          environment: ["WEBIMAGE_TTL": "60", "IMGPROXY_TTL": "70",
                                                        "IMGPROXY_QUALITY": "70", "IMGPROXY_USE_ETAG": "true",
-                                                       "IMGPROXY_ENABLE_WEBP_DETECTION": "1", "OTHER": "x"])
+                                                       "IMGPROXY_USE_LINEAR_COLORSPACE": "1", "OTHER": "x"])
         #expect(settings.configuration.responses.cacheTTL == 60)
         #expect(settings.configuration.processing.defaultQuality == 70)
-        #expect(settings.ignoredVariables == ["IMGPROXY_ENABLE_WEBP_DETECTION", "IMGPROXY_USE_ETAG"])
+        #expect(settings.ignoredVariables == ["IMGPROXY_USE_ETAG", "IMGPROXY_USE_LINEAR_COLORSPACE"])
     }
 
     @Test func imgproxysBindAndPresets() throws {

@@ -58,9 +58,6 @@ import WebImage
         ("sm:0", "bad request: strip_metadata:false is not supported: results never carry the source's metadata"),
         ("ar:0", "bad request: auto_rotate:false is not supported: the service always applies the orientation"),
         ("kcr:1", "bad request: keep_copyright:true is not supported: results never carry the source's metadata"),
-        ("scp:0", "bad request: strip_color_profile:false is not supported: results are converted to sRGB and carry no profile"),
-        ("raw:1", "bad request: raw:true is not supported: sources are always checked and processed"),
-        ("eth:t", "bad request: enforce_thumbnail:true is not supported: embedded thumbnails are used only when big enough"),
         ("adjust:10:1:1", "bad request: processing option 'adjust' is an imgproxy Pro option"),
         ("wmu:aHR0cA", "bad request: processing option 'wmu' is an imgproxy Pro option"),
     ])

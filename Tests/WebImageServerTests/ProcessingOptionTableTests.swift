@@ -16,20 +16,20 @@ import WebImage
         "max_bytes": "5000", "background": "ff8000", "strip_metadata": "1", "blur": "2", "sharpen": "1",
         "cachebuster": "v2", "expires": "4102444800", "filename": "cat", "return_attachment": "1",
         "skip_processing": "jpg:png", "trim": "10:ff00ff:1:0",
-        "watermark": "0.5:soea:10:10:0.2", "strip_color_profile": "1", "keep_copyright": "0",
-        "enforce_thumbnail": "0", "raw": "0", "max_src_resolution": "2.5", "max_src_file_size": "1000",
+        "watermark": "0.5:soea:10:10:0.2", "strip_color_profile": "0", "keep_copyright": "0",
+        "enforce_thumbnail": "1", "raw": "1", "max_src_resolution": "2.5", "max_src_file_size": "1000",
         "max_animation_frames": "10", "max_animation_frame_resolution": "1", "max_result_dimension": "500",
     ]
 
     /// Options whose only accepted values are what the service always does: they parse, and change nothing.
-    static let defaultsOnly: Set<String> = ["auto_rotate", "strip_metadata", "strip_color_profile", "keep_copyright",
-                                            "enforce_thumbnail", "raw"]
+    static let defaultsOnly: Set<String> = ["auto_rotate", "strip_metadata", "keep_copyright"]
 
     static let quality = QualityDefaults(quality: 80, byFormat: [.webp: 79])
 
     static func key(_ options: ProcessingOptions) -> String {
         ResultKey.make(source: "https://example.com/a.jpg", options: options,
-                       format: FormatChoice(explicit: options.format, accept: nil, negotiates: false), quality: quality)
+                       format: FormatChoice(explicit: options.format, accept: nil,
+                                            negotiation: ImageProxyConfiguration.Negotiation(webp: .off, avif: .off)), quality: quality)
     }
 
     static func parse(_ segment: String) throws -> ProcessingOptions {

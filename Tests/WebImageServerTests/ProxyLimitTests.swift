@@ -66,4 +66,20 @@ import WebImage
             #expect(try still.image().frameCount == 1)
         }
     }
+
+    /// A result larger than its format holds is scaled down to fit, as imgproxy's `fix_size.go` does: WebP
+    /// 16,383 a side, AVIF 16,384 (when the operator's own limit allows such sizes at all).
+    @Test func formatsHoldTheirOwnLargestSide() async throws {
+        let configuration = ProxyHarness.configuration {
+            $0.limits.maxOutputSide = 20_000
+            $0.limits.maxOutputPixels = 100_000
+        }
+        try await ProxyHarness.with(configuration) { harness in
+            harness.serve("/strip.png", try Fixtures.png(17_000, 2), contentType: "image/png")
+            let webp = try await harness.get(harness.signedPath("f:webp", source: "/strip.png"))
+            #expect(try webp.image().pixelSize == PixelSize(width: 16_383, height: 2))
+            let png = try await harness.get(harness.signedPath("f:png", source: "/strip.png"))
+            #expect(try png.image().pixelSize == PixelSize(width: 17_000, height: 2))
+        }
+    }
 }

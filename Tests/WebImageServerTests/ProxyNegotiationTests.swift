@@ -87,6 +87,46 @@ import WebImage
         }
     }
 
+    /// imgproxy's `IMGPROXY_ENFORCE_*`: the negotiated format wins over the URL's (not AVIF or JPEG XL for an
+    /// animation); `IMGPROXY_AUTO_JXL`: JPEG XL before AVIF and WebP.
+    @Test func enforcedAndJPEGXLNegotiation() async throws {
+        let configuration = ProxyHarness.configuration {
+            $0.responses.negotiation = ImageProxyConfiguration.Negotiation(webp: .enforced, avif: .enforced, jxl: .preferred)
+        }
+        try await ProxyHarness.with(configuration) { harness in
+            harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
+            harness.serve("/anim.gif", try Fixtures.animatedGIF(12, 7), contentType: "image/gif")
+            let named = harness.signedPath("w:20/f:png", source: "/a.jpg")
+            let cases: [(String, String, String)] = [
+                (named, "image/avif,image/webp", "image/avif"), (named, "image/webp", "image/webp"),
+                (named, "image/jxl", "image/png"), (named, "*/*", "image/png"),
+                (harness.signedPath("w:20", source: "/a.jpg"), "image/jxl,image/avif", "image/jxl"),
+                (harness.signedPath("f:png", source: "/anim.gif"), "image/avif,image/webp", "image/webp"),
+                (harness.signedPath("f:png", source: "/anim.gif"), "image/avif", "image/png"),
+            ]
+            for (path, accept, type) in cases {
+                let answer = try await harness.get(path, headers: [("Accept", accept)])
+                #expect(answer.header("Content-Type") == type, "\(path) Accept: \(accept)")
+                #expect(answer.header("Vary") == "Accept")
+            }
+        }
+    }
+
+    @Test func formatChoiceFollowsImgproxysOrder() {
+        typealias Negotiation = ImageProxyConfiguration.Negotiation
+        let off = Negotiation(webp: .off, avif: .off, jxl: .off)
+        #expect(FormatChoice(explicit: nil, accept: "image/webp", negotiation: off).format == nil)
+        #expect(!FormatChoice(explicit: nil, accept: "image/webp", negotiation: off).dependsOnAccept)
+        let auto = Negotiation(webp: .preferred, avif: .preferred, jxl: .preferred)
+        let all = FormatChoice(explicit: nil, accept: "image/jxl,image/avif,image/webp", negotiation: auto)
+        #expect(all.format == .jxl && all.animationFormat == .webp && all.keyComponent == "jxl+animation:webp")
+        let named = FormatChoice(explicit: .png, accept: "image/webp", negotiation: auto)
+        #expect(named.format == .png && !named.dependsOnAccept && named.keyComponent == "png")
+        let enforced = FormatChoice(explicit: .png, accept: "image/avif", negotiation: Negotiation(avif: .enforced))
+        #expect(enforced.format == .avif && enforced.animationFormat == .png && enforced.requested == .png)
+        #expect(enforced.resolved(source: .gif, animated: true) == .png)
+    }
+
     @Test func acceptHeaderParsing() {
         let header = AcceptHeader("image/avif, image/webp;q=0.5 ,image/*;q=0.8, */*;q=0.1, bad, image/png;q=x")
         #expect(header.explicitQuality(of: "image/webp") == 0.5)

@@ -31,6 +31,11 @@ public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         try WorkCancellation.checking {
             var store = RasterStore.fresh
+            // libavif 0.11 has no thumbnail API; libheif reads AVIF's `thmb` items.
+            if options.coderOptions[EmbeddedThumbnail.self],
+               let thumbnail = try HEIFDecoding.embeddedThumbnail(data, format: .avif, store: &store, options: options) {
+                return thumbnail
+            }
             return try AVIFDecoding.decode(data, store: &store, options: options)
         }
     }

@@ -8,6 +8,10 @@ import WebImageCore
 enum HEIFDecoding {
     static func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
         let format = format(of: data)
+        if options.coderOptions[EmbeddedThumbnail.self],
+           let thumbnail = try embeddedThumbnail(data, format: format, store: &store, options: options) {
+            return thumbnail
+        }
         return try data.withUnsafeBytes { bytes in
             let file = try HEIFFile(bytes, options: options)
             let target = options.targetSize(forSource: file.displaySize)

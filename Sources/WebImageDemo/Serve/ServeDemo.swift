@@ -16,9 +16,11 @@ enum ServeDemo {
         let origin = try await ServeDemoOrigin.start()
         let pair = URLSigner.KeyPair(keyHex: randomHex(), saltHex: randomHex())!
         // The origin is on 127.0.0.1: trusted by name, so every other private address stays refused.
-        let configuration = ImageProxyConfiguration(
+        var configuration = ImageProxyConfiguration(
             signing: .init(keyPairs: [pair]), sources: .init(policy: SourcePolicy(trustedHosts: ["127.0.0.1"])),
             concurrency: .init(workers: 2))
+        // The tour shows an animation resized whole (imgproxy's default, one frame, would make it a still).
+        configuration.limits.maxAnimationFrames = 100
         let proxy = ImageProxy(configuration: configuration)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let server = ImageProxyServer(proxy: proxy, host: "127.0.0.1", port: 0, drainTimeout: .seconds(5)) { _, port in

@@ -50,6 +50,9 @@ enum ResultKey {
         if let background = options.background {
             parts.append("bg:\(background.red):\(background.green):\(background.blue)")
         }
+        if !options.stripColorProfile { parts.append("scp:0") }
+        if options.enforceThumbnail { parts.append("eth:1") }
+        if options.raw { parts.append("raw:1") }
         if !options.cacheBuster.isEmpty { parts.append("cb:\(options.cacheBuster)") }
         return source + "|" + parts.joined(separator: "/")
     }

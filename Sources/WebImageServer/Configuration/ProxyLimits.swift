@@ -12,6 +12,13 @@ extension ImageProxyConfiguration {
         /// The most pixels a result may have; a larger result is scaled down to fit. It bounds a worker's
         /// memory (a blur works on 16 bytes a pixel). Default 16,777,216 (4096 × 4096).
         public var maxOutputPixels: Int
+        /// The frames of an animation processed, the first ones (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES`);
+        /// 1 makes every animation a still. Default 1, as imgproxy.
+        public var maxAnimationFrames = 1
+        /// The most pixels one frame of an animation may have (imgproxy's
+        /// `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`); 0 counts all the frames processed together against
+        /// ``maxSourcePixels`` instead. Default 0, as imgproxy.
+        public var maxAnimationFramePixels = 0
         /// Accept imgproxy's per-URL security options (`max_src_resolution`, `max_src_file_size`,
         /// `max_animation_frames`, `max_animation_frame_resolution`, `max_result_dimension`), which can only
         /// lower these limits; refused with 400 otherwise. Default false.

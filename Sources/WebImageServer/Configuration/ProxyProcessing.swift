@@ -23,10 +23,28 @@ extension ImageProxyConfiguration {
         /// Quality by output format when the URL gives none (imgproxy's `IMGPROXY_FORMAT_QUALITY`). Default
         /// imgproxy's: WebP 79, AVIF 63, JPEG XL 77.
         public var formatQuality: [ImageFormat: Int]
+        /// Convert results to sRGB and drop the colour profile unless the URL says `strip_color_profile:false`
+        /// (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE`). Default true.
+        public var stripsColorProfile = true
+        /// Process an HEIC or AVIF source's embedded thumbnail unless the URL says `enforce_thumbnail:false`
+        /// (imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`). Default false.
+        public var enforcesThumbnail = false
+        /// Source formats answered unprocessed when the URL names no other format, for every URL (imgproxy's
+        /// `IMGPROXY_SKIP_PROCESSING_FORMATS`; a URL's `skip_processing` replaces them). Default none.
+        public var skipProcessingFormats: Set<ImageFormat> = []
         /// The coders sources are read, decoded and encoded with: their headers (``ImageHeaderReading``) decide
         /// which sources are images, and their limits apply. Default `CodersManager.shared` (every built-in
         /// coder).
         public var coders: CodersManager
+
+        /// The options every URL starts from, before the `default` preset and its own.
+        var baseOptions: ProcessingOptions {
+            var options = ProcessingOptions()
+            options.stripColorProfile = stripsColorProfile
+            options.enforceThumbnail = enforcesThumbnail
+            options.skipProcessing = skipProcessingFormats
+            return options
+        }
 
         /// The qualities a result gets when its URL gives none.
         var qualityDefaults: QualityDefaults { QualityDefaults(quality: defaultQuality, byFormat: formatQuality) }
@@ -43,17 +61,26 @@ extension ImageProxyConfiguration {
 
     /// The format and cache headers of the answers.
     public struct Responses: Sendable {
-        /// Choose AVIF, WebP or the source format from `Accept` when the URL names no format (and send
-        /// `Vary: Accept`); false never looks at `Accept`, for CDNs that ignore `Vary`. Default true.
-        public var negotiatesFormat: Bool
+        /// How `Accept` chooses the format, per format (imgproxy's `IMGPROXY_AUTO_*` and `IMGPROXY_ENFORCE_*`).
+        /// Default: WebP and AVIF when the URL names no format, JPEG XL never.
+        public var negotiation: Negotiation
+        /// Whether `Accept` chooses any format (then answers send `Vary: Accept`); setting false turns every
+        /// format's negotiation off, for CDNs that ignore `Vary`.
+        public var negotiatesFormat: Bool {
+            get { negotiation.varies }
+            set { if !newValue { negotiation = Negotiation(webp: .off, avif: .off, jxl: .off) } }
+        }
+        /// Whether negotiation may choose AVIF; false keeps it to WebP, for services that would rather not pay
+        /// AVIF's encoding CPU.
+        public var negotiatesAVIF: Bool {
+            get { negotiation.avif != .off }
+            set { negotiation.avif = newValue ? max(negotiation.avif, .preferred) : .off }
+        }
         /// The formats a result is answered in when neither the URL nor negotiation names one (imgproxy's
         /// `IMGPROXY_PREFERRED_FORMATS`): a source in one of them keeps its format; any other is answered in the
         /// first that can hold the result (an animation: GIF or WebP; transparency: not JPEG). Formats the
         /// coders cannot write are left out. Default imgproxy's: JPEG, PNG, GIF.
         public var preferredFormats: [ImageFormat]
-        /// Whether negotiation may choose AVIF (before WebP) for clients that list `image/avif`; false keeps
-        /// negotiation to WebP, for services that would rather not pay AVIF's encoding CPU. Default true.
-        public var negotiatesAVIF: Bool
         /// `max-age` of successful answers, in seconds. Default one year (31,536,000 s), with `immutable`.
         public var cacheTTL: Int
         /// `max-age` of 5xx answers, in seconds, so a CDN retries soon. Default 10 s.
@@ -68,11 +95,42 @@ extension ImageProxyConfiguration {
         public init(negotiatesFormat: Bool = true, negotiatesAVIF: Bool = true,
                     preferredFormats: [ImageFormat] = [.jpeg, .png, .gif], cacheTTL: Int = 31_536_000,
                     errorCacheTTL: Int = 10) {
-            self.negotiatesFormat = negotiatesFormat
+            negotiation = Negotiation()
             self.preferredFormats = preferredFormats
-            self.negotiatesAVIF = negotiatesAVIF
             self.cacheTTL = cacheTTL
             self.errorCacheTTL = errorCacheTTL
+            self.negotiatesFormat = negotiatesFormat
+            self.negotiatesAVIF = negotiatesAVIF
         }
+    }
+
+    /// When `Accept` decides a result's format, format by format.
+    public struct Negotiation: Sendable, Hashable {
+        public enum Mode: Int, Sendable, Hashable, Comparable, CaseIterable {
+            /// Never chosen from `Accept`.
+            case off
+            /// Chosen when the client lists it and the URL names no format (imgproxy's `IMGPROXY_AUTO_*`).
+            case preferred
+            /// Chosen when the client lists it, even over the URL's format (imgproxy's `IMGPROXY_ENFORCE_*`).
+            case enforced
+
+            public static func < (lhs: Mode, rhs: Mode) -> Bool { lhs.rawValue < rhs.rawValue }
+        }
+
+        /// Default ``Mode/preferred`` (imgproxy's default is off: the compatibility page lists the difference).
+        public var webp: Mode
+        /// Default ``Mode/preferred`` (as WebP). Never for an animation, as in imgproxy.
+        public var avif: Mode
+        /// Default ``Mode/off``, as imgproxy. Never for an animation, as in imgproxy.
+        public var jxl: Mode
+
+        public init(webp: Mode = .preferred, avif: Mode = .preferred, jxl: Mode = .off) {
+            self.webp = webp
+            self.avif = avif
+            self.jxl = jxl
+        }
+
+        /// Whether any answer depends on `Accept`.
+        var varies: Bool { webp != .off || avif != .off || jxl != .off }
     }
 }

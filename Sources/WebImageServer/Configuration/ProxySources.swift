@@ -1,3 +1,5 @@
+import Foundation
+
 extension ImageProxyConfiguration {
     /// Where sources may come from and how they are fetched.
     public struct Sources: Sendable {
@@ -9,6 +11,9 @@ extension ImageProxyConfiguration {
         /// PEM files of certificate authorities trusted for https sources besides the system's (an internal
         /// CA). Host names are still verified against the certificates. Default none: the system's roots only.
         public var additionalTrustRootFiles: [String]
+        /// The directory `local:///PATH` sources are read from (imgproxy's `IMGPROXY_LOCAL_FILESYSTEM_ROOT`); only
+        /// regular files under it, whatever links say. Default nil: local sources are refused (403).
+        public var localRoot: URL?
 
         public init(policy: SourcePolicy = SourcePolicy(), maxRedirects: Int = 5,
                     additionalTrustRootFiles: [String] = []) {

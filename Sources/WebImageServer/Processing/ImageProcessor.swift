@@ -2,8 +2,9 @@ import Foundation
 import WebImage
 
 /// Turns source bytes into result bytes: header checks, decode at the size the result needs, orientation,
-/// rotation, crop and resize, flip, result crop, blur, sharpen, pixelate, extend and pad, background, encode. Synchronous and CPU-bound: the service runs
-/// it on its worker threads, never on the cooperative pool.
+/// rotation, crop and resize, flip, result crop, blur, sharpen, pixelate, extend and pad, background, encode
+/// (`+Source` reads and checks the source, `+Encode` writes the result). Synchronous and CPU-bound: the
+/// service runs it on its worker threads, never on the cooperative pool.
 struct ImageProcessor: Sendable {
     let coders: CodersManager
     let maxSourcePixels: Int
@@ -11,32 +12,48 @@ struct ImageProcessor: Sendable {
     let quality: QualityDefaults
     /// The operator's watermark; nil: `watermark` draws nothing, as in imgproxy.
     var watermark: WatermarkStep?
+    /// How much of an animation is processed.
+    var animation = AnimationLimits()
+
+    /// imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES` and `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`.
+    struct AnimationLimits: Sendable {
+        /// The frames of an animation processed, the first ones; 1 makes every animation a still. Default 1.
+        var maxFrames = 1
+        /// The most pixels one frame of an animation may have; 0 counts every frame processed against the
+        /// source limit instead. Default 0.
+        var maxFramePixels = 0
+    }
 
     /// The encoded result of `options` applied to the source and its format (`choice` resolved for the source),
     /// each stage timed by `timing`. The header is read here only when fetching the source did not already.
     func process(_ source: SourceBytes, options: ProcessingOptions, format choice: FormatChoice,
                  timing: ProxyInstruments) throws(ProxyError) -> (data: Data, format: ImageFormat) {
         let header = try header(of: source)
-        try checkPixels(header.codedSize, limit: min(maxSourcePixels, options.security.maxSourcePixels ?? .max))
-        try checkSecurity(options.security, source: source, header: header)
-        // imgproxy skips when no format was asked (negotiation does not count) or the source's was.
-        if options.skipProcessing.contains(header.format),
-           choice.dependsOnAccept || choice.format == nil || choice.format == header.format {
+        // imgproxy's `raw`: the source as it came, whatever the URL asks, without looking at its pixels.
+        if options.raw { return (source.data, header.format) }
+        let frames = framesLoaded(header, options: options)
+        try checkSource(source, header: header, frames: frames, options: options)
+        // imgproxy skips when the URL names no format or the source's (negotiation does not count).
+        if options.skipProcessing.contains(header.format), choice.requested == nil || choice.requested == header.format {
             return (source.data, header.format)
         }
-        let named = choice.resolved(source: header.format, animated: header.frameCount > 1)
-        let keepFrames = choice.keepsFrames(source: header.format, animated: header.frameCount > 1)
-        // A trim decides the size the plan starts from: the whole image is decoded and cut first (imgproxy
-        // trims before anything else, and never an animation it keeps).
-        let trims = options.trim != nil && (header.frameCount == 1 || !keepFrames)
+        let animated = frames > 1
+        let named = choice.resolved(source: header.format, animated: animated)
+        let keepsFrames = animated && choice.keepsFrames(source: header.format, animated: true)
+        // A trim or an embedded thumbnail decides the size the plan starts from: that image is decoded whole
+        // first (imgproxy trims before anything else, and never an animation it keeps).
+        let trims = options.trim != nil && !keepsFrames
+        let thumbnail = options.enforceThumbnail && Self.thumbnailFormats.contains(header.format)
         let upright = uprightSize(header.pixelSize, orientation: header.orientation, rotate: options.rotate)
         let plan = ProcessingPlan(source: upright, options: options, limits: limits(for: options))
+        let keepsProfile = !options.stripColorProfile && (named.map(Self.carriesProfile) ?? false)
         var image = try timing.time(.decode) { () throws(ProxyError) in
-            try decode(source.data, header: header, scale: trims ? 1 : plan.scale, keepFrames: keepFrames)
+            try decode(source.data, header: header, scale: trims || thumbnail ? 1 : plan.scale,
+                       frames: keepsFrames ? frames : 1, keepsProfile: keepsProfile, thumbnail: thumbnail)
         }
-        var stored = header.pixelSize
+        var stored = thumbnail ? image.pixels.size : header.pixelSize
         if trims, let trim = options.trim {
-            image = try trimmed(image, trim)
+            image = trimmed(image, trim)
             stored = image.pixels.size
         }
         let result = try timing.time(.process) { [image, stored] () throws(ProxyError) in
@@ -44,22 +61,9 @@ struct ImageProcessor: Sendable {
         }
         let format = named ?? choice.fallback(for: result)
         let bytes = try timing.time(.encode) { () throws(ProxyError) in
-            try encode(result, as: format, options: options)
+            try encode(fitted(result, to: format), as: format, options: options)
         }
         return (bytes, format)
-    }
-
-    /// The source's header: the one read while fetching it, else read now by the coders (no pixel decoded).
-    func header(of source: SourceBytes) throws(ProxyError) -> ImageHeader {
-        if let header = source.header { return header }
-        do {
-            return try coders.header(for: source.data)
-        } catch WebImageError.badImageData(.unsupportedFormat(let format)) {
-            throw .unprocessable(format == .undefined ? "the source is not an image"
-                                                      : "the source format \(format.rawValue) is not supported")
-        } catch {
-            throw .unprocessable("the source's header cannot be read: \(error)")
-        }
     }
 
     /// Orientation, rotation, crop and resize of every frame (as `plan`, made on the source's upright size,
@@ -80,65 +84,11 @@ struct ImageProcessor: Sendable {
             pixels = transform(pixels, plan: plan, upright: upright, options: options, smart: &smart)
             frames.append(ImageFrame(pixels: pixels, duration: frame.duration))
         }
-        return try filter(Image(frames: frames, loopCount: image.loopCount), plan: plan, options: options)
+        return try filter(Image(frames: frames, loopCount: image.loopCount, iccProfile: image.iccProfile),
+                          plan: plan, options: options)
     }
 
-    private func checkPixels(_ size: PixelSize, limit: Int) throws(ProxyError) {
-        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
-        guard !overflow, pixels <= limit else {
-            throw .unprocessable("the source is \(size.width)x\(size.height), over the limit of \(limit) pixels")
-        }
-    }
-
-    /// The URL's security options that the header and the size alone decide.
-    private func checkSecurity(_ security: ProcessingOptions.SecurityLimits, source: SourceBytes,
-                               header: ImageHeader) throws(ProxyError) {
-        if let limit = security.maxSourceBytes, source.data.count > limit {
-            throw .unprocessable("the source is \(source.data.count) bytes, over the URL's limit of \(limit) bytes")
-        }
-        guard header.frameCount > 1 else { return }
-        if let limit = security.maxAnimationFrames, header.frameCount > limit {
-            throw .unprocessable("the source has \(header.frameCount) frames, over the URL's limit of \(limit)")
-        }
-        if let limit = security.maxAnimationFramePixels {
-            try checkPixels(header.codedSize, limit: limit)
-        }
-    }
-
-    /// The first frame cut to what `trim` keeps (a raster in stored orientation, decoded at full size).
-    private func trimmed(_ image: Image, _ trim: ProcessingOptions.Trim) throws(ProxyError) -> Image {
-        guard let box = RasterOps.trimBox(image.pixels, trim: trim) else {
-            throw .unprocessable("trim leaves nothing: every pixel is the border colour")
-        }
-        return image.with(frames: [ImageFrame(pixels: image.pixels.cropped(to: box), duration: 0)])
-    }
-
-    /// The result limits, lowered by the URL's `max_result_dimension`.
-    private func limits(for options: ProcessingOptions) -> ProcessingPlan.Limits {
-        ProcessingPlan.Limits(maxSide: min(limits.maxSide, options.security.maxResultDimension ?? .max),
-                              maxPixels: limits.maxPixels)
-    }
-
-    /// Decodes at the smallest size the plan needs (the raster is still in its stored orientation: the plan's
-    /// scale applies to both sides alike).
-    private func decode(_ data: Data, header: ImageHeader, scale planScale: Double, keepFrames: Bool) throws(ProxyError) -> Image {
-        let stored = header.pixelSize, scale = min(1, planScale)
-        var decodeOptions = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: !keepFrames,
-                                               maxPixelCount: maxSourcePixels)
-        if scale < 0.95 {
-            decodeOptions.thumbnailPixelSize = PixelSize(width: max(1, Int((Double(stored.width) * scale).rounded(.up))),
-                                                         height: max(1, Int((Double(stored.height) * scale).rounded(.up))))
-        }
-        do {
-            return try coders.decode(data, options: decodeOptions)
-        } catch let error as WebImageError {
-            throw .unprocessable(error.description)
-        } catch {
-            throw .unprocessable("the source cannot be decoded: \(error)")
-        }
-    }
-
-    private func uprightSize(_ stored: PixelSize, orientation: ImageOrientation, rotate: Int) -> PixelSize {
+    func uprightSize(_ stored: PixelSize, orientation: ImageOrientation, rotate: Int) -> PixelSize {
         let swapped = orientation.swapsDimensions != (rotate % 180 != 0)
         return swapped ? PixelSize(width: stored.height, height: stored.width) : stored
     }
@@ -226,20 +176,5 @@ struct ImageProcessor: Sendable {
             })
         }
         return image
-    }
-
-    private func encode(_ image: Image, as format: ImageFormat, options: ProcessingOptions) throws(ProxyError) -> Data {
-        let quality = self.quality.quality(for: format, options: options)
-        // AVIF at libavif's default speed costs several times WebP's CPU per request; speed 10 keeps a busy
-        // service's latency near the other formats' (larger files, as imgproxy's fast AVIF settings).
-        let encodeOptions = ImageEncodeOptions(quality: Double(quality) / 100, backgroundColor: options.background,
-                                               maxFileSize: options.maxBytes > 0 ? options.maxBytes : nil,
-                                               firstFrameOnly: format == .jpeg,
-                                               effort: format == .avif ? .fastest : nil)
-        do {
-            return try coders.encode(image, as: format, options: encodeOptions)
-        } catch {
-            throw .unprocessable("cannot encode the result as \(format.rawValue): \(error)")
-        }
     }
 }

@@ -69,45 +69,4 @@ enum RasterOps {
             }
         }
     }
-
-    /// The smallest rectangle holding every pixel that differs from the border colour (the top-left pixel's
-    /// unless `trim` names one) by more than the threshold in any channel, alpha included; with equal sides
-    /// the larger of two opposite margins shrinks to the smaller. nil when nothing differs.
-    static func trimBox(_ pixels: PixelBuffer, trim: ProcessingOptions.Trim) -> PixelRect? {
-        let source = pixels.converted(to: .rgba8)
-        let width = source.width, height = source.height
-        let background: [Int] = trim.color.map { [Int($0.red), Int($0.green), Int($0.blue), 255] }
-            ?? source.rgba8(x: 0, y: 0).map(Int.init)
-        var left = width, right = -1, top = height, bottom = -1
-        let cancellation = WorkCancellation.current
-        source.withUnsafeBytes { raw in
-            for y in 0..<height {
-                if y % rowsPerCheck == 0, cancellation?.shouldStop() == true { return }
-                var row = y * width * 4
-                for x in 0..<width {
-                    let differs = Double(abs(Int(raw[row]) - background[0])) > trim.threshold
-                        || Double(abs(Int(raw[row + 1]) - background[1])) > trim.threshold
-                        || Double(abs(Int(raw[row + 2]) - background[2])) > trim.threshold
-                        || Double(abs(Int(raw[row + 3]) - background[3])) > trim.threshold
-                    if differs {
-                        left = min(left, x)
-                        right = max(right, x)
-                        top = min(top, y)
-                        bottom = max(bottom, y)
-                    }
-                    row += 4
-                }
-            }
-        }
-        guard right >= left, bottom >= top else { return nil }
-        if trim.equalHorizontal {
-            let margin = min(left, width - 1 - right)
-            (left, right) = (margin, width - 1 - margin)
-        }
-        if trim.equalVertical {
-            let margin = min(top, height - 1 - bottom)
-            (top, bottom) = (margin, height - 1 - margin)
-        }
-        return PixelRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
-    }
 }

@@ -19,9 +19,12 @@ final class SourceStore: Sendable {
     let downloadTimeout: Duration
     let statistics: ProxyStatistics
     let coders: CodersManager
+    /// Where `local://` sources are read; nil: none are.
+    let local: LocalSource?
 
     init(downloader: ImageDownloader, disk: CheckedDiskStore?, shared: SharedTier? = nil, downloadTimeout: Duration,
-         statistics: ProxyStatistics, coders: CodersManager) {
+         statistics: ProxyStatistics, coders: CodersManager, local: LocalSource? = nil) {
+        self.local = local
         self.downloader = downloader
         self.disk = disk
         self.shared = shared
@@ -34,6 +37,7 @@ final class SourceStore: Sendable {
     /// the shared tier (then also written to disk), else downloaded (and, when they are an image, cached on disk
     /// and handed to the shared tier's background writes).
     func data(for url: URL) async throws(ProxyError) -> SourceBytes {
+        if url.scheme == "local" { return try await localData(for: url) }
         let key = url.absoluteString
         if let disk,
            let cached = try? await NIOThreadPool.singleton.runIfActive({ disk.read(forKey: key) { data, _ in data } }) {
@@ -65,6 +69,20 @@ final class SourceStore: Sendable {
             await storeOnDisk(download.data, forKey: key)
         }
         return SourceBytes(data: download.data, header: header)
+    }
+
+    /// A local source, read off the cooperative pool; never cached as a source (it is on disk already).
+    private func localData(for url: URL) async throws(ProxyError) -> SourceBytes {
+        guard let local else { throw .sourceNotAllowed("local sources are off") }
+        let coders = self.coders
+        let result = try? await NIOThreadPool.singleton.runIfActive { () -> Result<SourceBytes, ProxyError> in
+            Result { () throws(ProxyError) in
+                let data = try local.read(url)
+                return SourceBytes(data: data, header: try? coders.header(for: data))
+            }
+        }
+        guard let result else { throw .unavailable("the service is stopping") }
+        return try result.get()
     }
 
     private func storeOnDisk(_ data: Data, forKey key: String) async {

@@ -175,10 +175,16 @@ enum ProcessingOptionTable {
             })
         },
         onlyValue(["strip_metadata", "sm"], true, "results never carry the source's metadata"),
-        onlyValue(["strip_color_profile", "scp"], true, "results are converted to sRGB and carry no profile"),
+        spec(["strip_color_profile", "scp"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.stripColorProfile, arguments.boolean)
+        },
         onlyValue(["keep_copyright", "kcr"], false, "results never carry the source's metadata"),
-        onlyValue(["enforce_thumbnail", "eth"], false, "embedded thumbnails are used only when big enough"),
-        onlyValue(["raw"], false, "sources are always checked and processed"),
+        spec(["enforce_thumbnail", "eth"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.enforceThumbnail, arguments.boolean)
+        },
+        spec(["raw"]) { arguments, options throws(ProxyError) in
+            try arguments.single(&options.raw, arguments.boolean)
+        },
     ]
 
     static let filters: [ProcessingOptionSpec] = [

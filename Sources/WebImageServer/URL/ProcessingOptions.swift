@@ -151,6 +151,16 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var background: RGBAColor?
     /// Drop metadata (EXIF, XMP) from the result. Default true.
     public var stripMetadata = true
+    /// Convert the result to sRGB and carry no colour profile (imgproxy's `strip_color_profile`); false keeps
+    /// the source's pixels and profile in formats that carry one (JPEG, PNG, WebP, AVIF, HEIC, JPEG XL, TIFF) and
+    /// converts to sRGB for the others. Default true (the operator's `IMGPROXY_STRIP_COLOR_PROFILE`).
+    public var stripColorProfile = true
+    /// Process an HEIC or AVIF source's first embedded thumbnail instead of its main image when it has one
+    /// (imgproxy's `enforce_thumbnail`). Default false (the operator's `IMGPROXY_ENFORCE_THUMBNAIL`).
+    public var enforceThumbnail = false
+    /// Answer the source's bytes as they came, in its own format, with no processing and no check of its
+    /// pixels (imgproxy's `raw`); it must still be an image within the download limits. Default false.
+    public var raw = false
     /// Lower the quality until the result fits in this many bytes; 0 (the default) means no limit.
     public var maxBytes = 0
     /// The name in `Content-Disposition` before its extension (imgproxy's `filename`); nil (the default): the

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import WebImageCLISupport
 import WebImage
 import WebImageRedis
+import WebImageServer
 
 /// Every `webimage serve` option, each declared once, in the order `--help` lists them.
 enum ServeOptions {
@@ -56,6 +58,17 @@ enum ServeOptions {
                     field: "configuration.sources.policy.trustedHosts") { settings, given in
             settings.configuration.sources.policy.trustedHosts = Set(given.values.map { $0.lowercased() })
         },
+        ServeOption(name: "local-root", variables: ["WEBIMAGE_LOCAL_ROOT", "IMGPROXY_LOCAL_FILESYSTEM_ROOT"],
+                    kind: .value("DIR"),
+                    help: "Serve local:///PATH sources from regular files under this directory (never outside it, "
+                        + "whatever links say). Default: none, local sources refused.",
+                    field: "configuration.sources.localRoot") { settings, given in
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: given.text, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw given.failure("give an existing directory")
+            }
+            settings.configuration.sources.localRoot = URL(fileURLWithPath: given.text, isDirectory: true)
+        },
         .number("max-redirects", ["WEBIMAGE_MAX_REDIRECTS", "IMGPROXY_MAX_REDIRECTS"],
                 "Redirects followed per source, each hop checked like the source.",
                 field: "configuration.sources.maxRedirects", \.configuration.sources.maxRedirects, minimum: 0,
@@ -83,7 +96,23 @@ enum ServeOptions {
         .toggle("allow-security-options", ["WEBIMAGE_ALLOW_SECURITY_OPTIONS", "IMGPROXY_ALLOW_SECURITY_OPTIONS"],
                 "Accept imgproxy's per-URL security options (max_src_resolution, …), which can only lower these limits.",
                 field: "configuration.limits.allowsSecurityOptions", \.configuration.limits.allowsSecurityOptions),
-        .number("max-output-side", ["WEBIMAGE_MAX_OUTPUT_SIDE"], "Largest width or height of a result (larger: scaled down).",
+        .number("max-animation-frames", ["WEBIMAGE_MAX_ANIMATION_FRAMES", "IMGPROXY_MAX_ANIMATION_FRAMES"],
+                "Frames of an animation processed, the first ones; 1 makes every animation a still, as imgproxy.",
+                field: "configuration.limits.maxAnimationFrames", \.configuration.limits.maxAnimationFrames,
+                maximum: 100_000),
+        ServeOption(name: "max-animation-frame-megapixels",
+                    variables: ["WEBIMAGE_MAX_ANIMATION_FRAME_MEGAPIXELS", "IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION"],
+                    kind: .value("N"),
+                    help: "Largest frame of an animation, in megapixels; 0 counts the frames processed together "
+                        + "against --max-src-megapixels. Default 0.",
+                    field: "configuration.limits.maxAnimationFramePixels") { settings, given in
+            guard let megapixels = Double(given.text), megapixels >= 0, megapixels <= 1_000_000 else {
+                throw given.failure("give a number from 0 to 1000000")
+            }
+            settings.configuration.limits.maxAnimationFramePixels = Int(megapixels * 1_000_000)
+        },
+        .number("max-output-side", ["WEBIMAGE_MAX_OUTPUT_SIDE", "IMGPROXY_MAX_RESULT_DIMENSION"],
+                "Largest width or height of a result (larger: scaled down).",
                 field: "configuration.limits.maxOutputSide", \.configuration.limits.maxOutputSide, maximum: 65_535),
         .number("max-output-pixels", ["WEBIMAGE_MAX_OUTPUT_PIXELS"], "Most pixels of a result (more: scaled down).",
                 field: "configuration.limits.maxOutputPixels", \.configuration.limits.maxOutputPixels),
@@ -194,6 +223,13 @@ enum ServeOptions {
             let bytes = try ServeOptions.imageBytes(given, base64: true)
             settings.configuration.processing.watermark = try ServeOptions.watermark(bytes, given: given)
         },
+        ServeOption(name: "watermark-url", variables: ["WEBIMAGE_WATERMARK_URL", "IMGPROXY_WATERMARK_URL"],
+                    kind: .value("URL"),
+                    help: "The watermark image downloaded at start-up (http or https, at most 10 MB, within 10 s), "
+                        + "when neither --watermark-path nor --watermark-data gives one. Default: none.",
+                    field: "watermarkSource") { settings, given in
+            settings.watermarkSource = try OperatorImageSource(given)
+        },
         ServeOption(name: "watermark-opacity", variables: ["WEBIMAGE_WATERMARK_OPACITY", "IMGPROXY_WATERMARK_OPACITY"],
                     kind: .value("N"), help: "Multiplies every watermark's opacity (0-1). Default 1.",
                     field: "configuration.processing.watermarkOpacity") { settings, given in
@@ -213,6 +249,36 @@ enum ServeOptions {
                     field: "configuration.processing.fallbackImage") { settings, given in
             let bytes = try ServeOptions.imageBytes(given, base64: true)
             settings.configuration.processing.fallbackImage = try ServeOptions.checkedImage(bytes, given: given)
+        },
+        ServeOption(name: "strip-color-profile", variables: ["WEBIMAGE_STRIP_COLOR_PROFILE", "IMGPROXY_STRIP_COLOR_PROFILE"],
+                    kind: .invertible,
+                    help: "Convert results to sRGB without a profile unless the URL says strip_color_profile:false; "
+                        + "--no-strip-color-profile keeps the source's profile unless it says true. Default on.",
+                    field: "configuration.processing.stripsColorProfile") { settings, given in
+            settings.configuration.processing.stripsColorProfile = given.text == "true"
+        },
+        .toggle("enforce-thumbnail", ["WEBIMAGE_ENFORCE_THUMBNAIL", "IMGPROXY_ENFORCE_THUMBNAIL"],
+                "Process an HEIC or AVIF source's embedded thumbnail unless the URL says enforce_thumbnail:false.",
+                field: "configuration.processing.enforcesThumbnail", \.configuration.processing.enforcesThumbnail),
+        ServeOption(name: "skip-processing-format",
+                    variables: ["WEBIMAGE_SKIP_PROCESSING_FORMATS", "IMGPROXY_SKIP_PROCESSING_FORMATS"],
+                    kind: .list("FORMAT"),
+                    help: "A source format answered unprocessed when the URL names no other format (repeatable; a "
+                        + "URL's skip_processing replaces the list). Default none.",
+                    field: "configuration.processing.skipProcessingFormats") { settings, given in
+            settings.configuration.processing.skipProcessingFormats = try Set(given.values.map { name in
+                guard let format = ImageFormat(fileExtension: name.lowercased()), format != .undefined else {
+                    throw CLIFailure(subject: given.origin, reason: "bad value '\(name)': give an image format (jpg, png, …)")
+                }
+                return format
+            })
+        },
+        ServeOption(name: "fallback-image-url", variables: ["WEBIMAGE_FALLBACK_IMAGE_URL", "IMGPROXY_FALLBACK_IMAGE_URL"],
+                    kind: .value("URL"),
+                    help: "The fallback image downloaded at start-up (http or https, at most 10 MB, within 10 s), "
+                        + "when neither --fallback-image-path nor --fallback-image-data gives one. Default: none.",
+                    field: "fallbackImageSource") { settings, given in
+            settings.fallbackImageSource = try OperatorImageSource(given)
         },
         .toggle("only-presets", ["WEBIMAGE_ONLY_PRESETS", "IMGPROXY_ONLY_PRESETS"],
                 "Presets-only mode: a URL's options are one segment of :-separated preset names.",
@@ -239,10 +305,13 @@ enum ServeOptions {
 
     static let responses: [ServeOption] = [
         .toggle("no-negotiation", ["WEBIMAGE_NO_NEGOTIATION"], "Never choose the format from Accept (no Vary: Accept).",
-                field: "configuration.responses.negotiatesFormat", \.configuration.responses.negotiatesFormat, sets: false),
-        .toggle("no-avif-negotiation", ["WEBIMAGE_NO_AVIF_NEGOTIATION"],
-                "Negotiate WebP but never AVIF (AVIF costs more CPU).", field: "configuration.responses.negotiatesAVIF",
-                \.configuration.responses.negotiatesAVIF, sets: false),
+                field: "configuration.responses.negotiation", \.configuration.responses.negotiatesFormat, sets: false),
+        negotiation("webp", auto: ["IMGPROXY_AUTO_WEBP", "IMGPROXY_ENABLE_WEBP_DETECTION"], \.webp),
+        negotiation("avif", auto: ["IMGPROXY_AUTO_AVIF", "IMGPROXY_ENABLE_AVIF_DETECTION"], \.avif),
+        negotiation("jxl", auto: ["IMGPROXY_AUTO_JXL"], \.jxl),
+        enforcement("webp", \.webp),
+        enforcement("avif", \.avif),
+        enforcement("jxl", \.jxl),
         ServeOption(name: "preferred-format", variables: ["WEBIMAGE_PREFERRED_FORMATS", "IMGPROXY_PREFERRED_FORMATS"],
                     kind: .list("FORMAT"),
                     help: "A format results are answered in when neither the URL nor Accept names one (repeatable, "
@@ -271,6 +340,34 @@ enum ServeOptions {
                                                                                        maximum: ServeOption.maxSetting)
         },
     ]
+
+    /// `--negotiate-FORMAT` / `--no-negotiate-FORMAT`: whether Accept chooses `format` when the URL names none.
+    private static func negotiation(_ format: String, auto: [String],
+                                    _ mode: WritableKeyPath<ImageProxyConfiguration.Negotiation,
+                                                            ImageProxyConfiguration.Negotiation.Mode> & Sendable) -> ServeOption {
+        let upper = format.uppercased()
+        let on = ServeSettings.defaults.configuration.responses.negotiation[keyPath: mode] != .off
+        return ServeOption(name: "negotiate-\(format)", variables: ["WEBIMAGE_NEGOTIATE_\(upper)"] + auto, kind: .invertible,
+                           help: "Answer \(format) to clients that list it when the URL names no format "
+                               + "(--no-negotiate-\(format): never). Default \(on ? "on" : "off").",
+                           field: "configuration.responses.negotiation.\(format)") { settings, given in
+            settings.configuration.responses.negotiation[keyPath: mode] = given.text == "true" ? .preferred : .off
+        }
+    }
+
+    /// `--enforce-FORMAT`: Accept chooses `format` even over the URL's format (imgproxy's `IMGPROXY_ENFORCE_*`).
+    private static func enforcement(_ format: String,
+                                    _ mode: WritableKeyPath<ImageProxyConfiguration.Negotiation,
+                                                            ImageProxyConfiguration.Negotiation.Mode> & Sendable) -> ServeOption {
+        let upper = format.uppercased()
+        return ServeOption(name: "enforce-\(format)", variables: ["WEBIMAGE_ENFORCE_\(upper)", "IMGPROXY_ENFORCE_\(upper)"],
+                           kind: .toggle,
+                           help: "Answer \(format) to clients that list it even when the URL names another format"
+                               + (format == "webp" ? "." : " (not for animations)."),
+                           field: "configuration.responses.negotiation.\(format)") { settings, given in
+            if given.text == "true" { settings.configuration.responses.negotiation[keyPath: mode] = .enforced }
+        }
+    }
 
     /// The bytes of an image a `…-path` option names (`base64` false) or a `…-data` option holds, at most 10 MB.
     static func imageBytes(_ given: ServeOption.Given, base64: Bool) throws -> Data {
@@ -324,6 +421,15 @@ enum ServeOptions {
                 throw given.failure("give one of \(names)")
             }
             settings.logLevel = level
+        },
+        ServeOption(name: "log-format", variables: ["WEBIMAGE_LOG_FORMAT", "IMGPROXY_LOG_FORMAT"], kind: .value("FORMAT"),
+                    help: "text, or json (one object per line), or gcp (json with Google Cloud's severity); imgproxy's "
+                        + "pretty and structured are text. Default text.", field: "logFormat") { settings, given in
+            let name = given.text.lowercased()
+            guard let format = LogFormat(rawValue: ["pretty", "structured"].contains(name) ? "text" : name) else {
+                throw given.failure("give text, json or gcp")
+            }
+            settings.logFormat = format
         },
         ServeOption(name: "access-log", variables: ["WEBIMAGE_ACCESS_LOG"], kind: .invertible,
                     help: "One info line per request on stderr (logger SwiftWebImage.serve.access); --no-access-log "

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WebImageCLISupport
 import WebImage
 import WebImageRedis
 import WebImageServer
@@ -20,6 +21,10 @@ struct ServeSettings: Sendable {
     var maxSourceMegapixels: Double = 50
     /// Requests waiting for a worker; nil: 2 × workers.
     var queue: Int?
+    /// The watermark given by URL, downloaded at start-up when no path or data gives one.
+    var watermarkSource: OperatorImageSource?
+    /// The fallback image given by URL, downloaded at start-up when no path or data gives one.
+    var fallbackImageSource: OperatorImageSource?
     /// The shared tier's settings; it is on when it names a server.
     var sharedCache = SharedCacheConfiguration(endpoints: [])
     var configuration = ImageProxyConfiguration(
@@ -28,6 +33,8 @@ struct ServeSettings: Sendable {
     var drainTimeout: Duration = .seconds(20)
     /// What is logged on stderr, the access log apart. Default warning.
     var logLevel: Logger.Level = .warning
+    /// How lines are written on stderr. Default text.
+    var logFormat = LogFormat.text
     /// One `info` line per request on stderr. Default on.
     var accessLog = true
     /// `IMGPROXY_*` variables set that nothing here reads: logged once at start-up, never silently ignored.

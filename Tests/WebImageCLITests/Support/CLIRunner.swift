@@ -46,9 +46,10 @@ enum CLIRunner {
     /// Runs `<name> arguments…` (`webimage` unless named) in `directory`, killing it after `timeout` seconds
     /// (a hang is a failure).
     static func run(_ arguments: [String], executable name: String = "webimage", in directory: URL? = nil,
-                    timeout: Double = 300) async throws -> Result {
+                    environment: [String: String]? = nil, timeout: Double = 300) async throws -> Result {
         do {
-            return try await ChildProcess.run(try executable(named: name), arguments, in: directory, timeout: timeout)
+            return try await ChildProcess.run(try executable(named: name), arguments, in: directory,
+                                              environment: environment, timeout: timeout)
         } catch is ChildProcess.TimedOut {
             throw Failure.timedOut([name] + arguments)
         }

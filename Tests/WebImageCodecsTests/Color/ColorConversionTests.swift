@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import WebImage
 
 /// Decoding with the default `.sRGB` colour space converts pixels carrying a profile like an independent

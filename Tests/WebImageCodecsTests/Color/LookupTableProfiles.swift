@@ -1,5 +1,6 @@
 import CLCMS2
 import Foundation
+import TestSupport
 
 /// RGB profiles made with lcms2 that carry matrix/TRC tags (sRGB's primaries, D65, one gamma curve) and, unless
 /// asked otherwise, an `A2B0` lookup table as well. For the perceptual intent lcms2, skcms and ColorSync convert

@@ -1,6 +1,7 @@
 import CLCMS2
 import Foundation
 import Testing
+import TestSupport
 @testable import WebImageCodecs
 
 /// The table-driven 8-bit conversion for matrix-shaper profiles gives lcms2's own results.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import WebImage
 
 /// Incremental decoding: scans of a progressive JPEG, rows of a baseline one, and a final image equal to

@@ -43,6 +43,8 @@ final class ProxyHarness: Sendable {
                                                     timeouts: .init(download: .seconds(60), downloadIdle: .seconds(60),
                                                                     processing: .seconds(60)),
                                                     concurrency: .init(workers: 2))
+        // Most tests of animations want their frames; imgproxy's default of one frame has tests of its own.
+        configuration.limits.maxAnimationFrames = 1000
         adjust(&configuration)
         return configuration
     }

@@ -1,0 +1,112 @@
+import Foundation
+import WebImage
+
+/// Reading and checking the source: its header, the limits it must be within, and the decode at the size the
+/// plan needs.
+extension ImageProcessor {
+    /// The formats whose embedded thumbnail `enforce_thumbnail` uses (imgproxy's `SupportsThumbnail`).
+    static let thumbnailFormats: Set<ImageFormat> = [.heic, .heif, .avif]
+
+    /// The source's header: the one read while fetching it, else read now by the coders (no pixel decoded).
+    func header(of source: SourceBytes) throws(ProxyError) -> ImageHeader {
+        if let header = source.header { return header }
+        do {
+            return try coders.header(for: source.data)
+        } catch WebImageError.badImageData(.unsupportedFormat(let format)) {
+            throw .unprocessable(format == .undefined ? "the source is not an image"
+                                                      : "the source format \(format.rawValue) is not supported")
+        } catch {
+            throw .unprocessable("the source's header cannot be read: \(error)")
+        }
+    }
+
+    /// How many frames are processed: the first `max_animation_frames` (the operator's, lowered by the URL's),
+    /// as imgproxy loads them; 1 for a still, or when the limit is 1.
+    func framesLoaded(_ header: ImageHeader, options: ProcessingOptions) -> Int {
+        let limit = min(animation.maxFrames, options.security.maxAnimationFrames ?? .max)
+        return max(1, min(header.frameCount, limit))
+    }
+
+    /// imgproxy's security checks on what will be processed: the file size, then the resolution — each frame's
+    /// against `max_animation_frame_resolution` when it is set and several frames are, else the frames'
+    /// together against `max_src_resolution`.
+    func checkSource(_ source: SourceBytes, header: ImageHeader, frames: Int,
+                     options: ProcessingOptions) throws(ProxyError) {
+        let security = options.security
+        if let limit = security.maxSourceBytes, source.data.count > limit {
+            throw .unprocessable("the source is \(source.data.count) bytes, over the URL's limit of \(limit) bytes")
+        }
+        let size = header.codedSize
+        let framePixels = [animation.maxFramePixels > 0 ? animation.maxFramePixels : nil,
+                           security.maxAnimationFramePixels].compactMap { $0 }.min()
+        if frames > 1, let framePixels {
+            try checkPixels(size, frames: 1, limit: framePixels, what: "each frame of the source")
+        } else {
+            try checkPixels(size, frames: frames, limit: min(maxSourcePixels, security.maxSourcePixels ?? .max),
+                            what: frames > 1 ? "the \(frames) frames processed" : "the source")
+        }
+    }
+
+    private func checkPixels(_ size: PixelSize, frames: Int, limit: Int, what: String) throws(ProxyError) {
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        let (total, overflowTotal) = pixels.multipliedReportingOverflow(by: frames)
+        guard !overflow, !overflowTotal, total <= limit else {
+            let frameText = frames > 1 ? " × \(frames)" : ""
+            throw .unprocessable("\(what) is \(size.width)x\(size.height)\(frameText), over the limit of \(limit) pixels")
+        }
+    }
+
+    /// The first frame cut to what `trim` keeps (a raster in stored orientation, decoded at full size); all
+    /// border, it stays whole, as in imgproxy.
+    func trimmed(_ image: Image, _ trim: ProcessingOptions.Trim) -> Image {
+        let pixels = TrimBox.find(in: image.pixels, trim: trim).map { image.pixels.cropped(to: $0) } ?? image.pixels
+        return image.with(frames: [ImageFrame(pixels: pixels, duration: 0)])
+    }
+
+    /// The result limits, lowered by the URL's `max_result_dimension`.
+    func limits(for options: ProcessingOptions) -> ProcessingPlan.Limits {
+        ProcessingPlan.Limits(maxSide: min(limits.maxSide, options.security.maxResultDimension ?? .max),
+                              maxPixels: limits.maxPixels)
+    }
+
+    /// Decodes `frames` frames (the first ones) at the smallest size the plan needs (the raster is still in its
+    /// stored orientation: the plan's scale applies to both sides alike), keeping the source's colour profile
+    /// when `keepsProfile`, or the first embedded thumbnail when `thumbnail` and the source has one.
+    func decode(_ data: Data, header: ImageHeader, scale planScale: Double, frames: Int, keepsProfile: Bool,
+                thumbnail: Bool) throws(ProxyError) -> Image {
+        let stored = header.pixelSize, scale = min(1, planScale)
+        var options = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: frames == 1, maxPixelCount: maxSourcePixels)
+        options.colorSpace = keepsProfile ? .preserve : .sRGB
+        options.coderOptions[EmbeddedThumbnail.self] = thumbnail
+        if scale < 0.95 {
+            options.thumbnailPixelSize = PixelSize(width: max(1, Int((Double(stored.width) * scale).rounded(.up))),
+                                                   height: max(1, Int((Double(stored.height) * scale).rounded(.up))))
+        }
+        do {
+            if frames > 1, frames < header.frameCount {
+                return try firstFrames(frames, of: data, options: options)
+            }
+            return try coders.decode(data, options: options)
+        } catch let error as WebImageError {
+            throw .unprocessable(error.description)
+        } catch {
+            throw .unprocessable("the source cannot be decoded: \(error)")
+        }
+    }
+
+    /// The first `count` frames of an animation, decoded one by one (the rest are never decoded), at full size.
+    private func firstFrames(_ count: Int, of data: Data, options: ImageDecodeOptions) throws -> Image {
+        var options = options
+        options.thumbnailPixelSize = nil
+        options.maxFrameCount = .max
+        options.maxAnimationPixelCount = .max
+        guard let decoder = try coders.animatedDecoder(for: data, options: options) else {
+            return try coders.decode(data, options: options)
+        }
+        let frames = try (0..<min(count, decoder.frameCount)).map { index in
+            ImageFrame(pixels: try decoder.frame(at: index), duration: decoder.frameDuration(at: index))
+        }
+        return Image(frames: frames, orientation: decoder.orientation, loopCount: decoder.loopCount,
+                     format: decoder.format, hasAlpha: decoder.hasAlpha)
+    }
+}
