@@ -15,6 +15,7 @@ enum DeadlineBenchmark {
 
     static func run() throws {
         try Measure.waitFor { try await runAsync() }
+        try PollingCostBenchmark.run()
     }
 
     private static func runAsync() async throws {
