@@ -95,10 +95,9 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
         switch status {
         case WI_JPEG_DONE:
             if wi_jpeg_incremental_truncated(decoder) != 0 { throw WebImageError.badImageData(.truncated) }
-            canvas = nil
-            var final = pixels
-            let outcome = Self.manage(&final, rows: final.height, color: color, options: options)
-            let image = options.finish(Image(frames: [ImageFrame(pixels: final)], orientation: markers.orientation,
+            canvas = nil  // `pixels` is then the raster's only owner: managed in place, not copied
+            let outcome = Self.manage(&pixels, rows: pixels.height, color: color, options: options)
+            let image = options.finish(Image(frames: [ImageFrame(pixels: pixels)], orientation: markers.orientation,
                                              format: .jpeg, hasAlpha: false, iccProfile: outcome.iccProfile,
                                              colorProfileIssue: outcome.issue), sourceSize: source)
             stage = .finished(image)
