@@ -20,6 +20,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("end-to-end", EndToEndBenchmark.run),
     ("fetch-rss", FetchRSSBenchmark.run),
     ("shared-tier", SharedTierBenchmark.run),
+    ("deadline", DeadlineBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

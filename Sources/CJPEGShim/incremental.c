@@ -49,6 +49,12 @@ struct WIJPEGIncremental {
     int needs_finish_output;
     /// Row pointers into the caller's canvas, rebuilt each call because the canvas may move.
     JSAMPROW *rows;
+    /// The caller's cancellation poll and its context (NULL: never stops), called by libjpeg's progress
+    /// monitor and between our own steps; nonzero aborts through the error path.
+    int (*stop)(void *);
+    void *stop_context;
+    struct jpeg_progress_mgr progress;
+    int cancelled;
 };
 
 static const JOCTET fake_eoi[2] = { 0xFF, JPEG_EOI };
@@ -67,6 +73,18 @@ static void wi_emit_message(j_common_ptr cinfo, int level) {
     // Both warnings mean the entropy-coded data stopped early: libjpeg fills the rest with grey.
     if (cinfo->err->msg_code == JWRN_JPEG_EOF || cinfo->err->msg_code == JWRN_HIT_MARKER) error->truncated = 1;
 }
+
+/// Aborts the call in progress through the error path when the caller's poll says stop.
+static void wi_check_stop(WIJPEGIncremental *decoder) {
+    if (!decoder->stop || !decoder->stop(decoder->stop_context)) return;
+    decoder->cancelled = 1;
+    snprintf(decoder->error.message, sizeof decoder->error.message, "cancelled");
+    longjmp(decoder->error.jump, 1);
+}
+
+/// libjpeg's progress monitor: called per scanline call and per iMCU row while a multi-scan file is absorbed.
+/// `cinfo` is the decoder's first member.
+static void wi_progress(j_common_ptr cinfo) { wi_check_stop((WIJPEGIncremental *)cinfo); }
 
 static void wi_source_init(j_decompress_ptr cinfo) { (void)cinfo; }
 
@@ -116,6 +134,15 @@ WIJPEGIncremental *wi_jpeg_incremental_create(void) {
     decoder->stage = STAGE_HEADER;
     return decoder;
 }
+
+void wi_jpeg_incremental_set_stop(WIJPEGIncremental *decoder, int (*stop)(void *), void *context) {
+    decoder->stop = stop;
+    decoder->stop_context = context;
+    decoder->progress.progress_monitor = wi_progress;
+    decoder->cinfo.progress = stop ? &decoder->progress : NULL;
+}
+
+int wi_jpeg_incremental_cancelled(const WIJPEGIncremental *decoder) { return decoder->cancelled; }
 
 void wi_jpeg_incremental_destroy(WIJPEGIncremental *decoder) {
     if (!decoder) return;
@@ -197,6 +224,7 @@ static int wi_read_rows(WIJPEGIncremental *decoder, JDIMENSION stop) {
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
     if (stop > cinfo->output_height) stop = cinfo->output_height;
     while (cinfo->output_scanline < stop) {
+        wi_check_stop(decoder);
         JDIMENSION first = cinfo->output_scanline;
         JDIMENSION count = jpeg_read_scanlines(cinfo, decoder->rows + first, stop - first);
         if (count == 0) return 0;
@@ -226,6 +254,7 @@ static WIJPEGStatus wi_advance_multi_scan(WIJPEGIncremental *decoder, int *rows_
     }
     if (!decoder->in_output_pass) {
         for (;;) {
+            wi_check_stop(decoder);
             int status = jpeg_consume_input(cinfo);
             if (status == JPEG_SUSPENDED || status == JPEG_REACHED_EOI) break;
             if (status == JPEG_SCAN_COMPLETED) decoder->completed_scans = cinfo->input_scan_number;

@@ -13,6 +13,9 @@ struct cpng_reader {
     cpng_header header;
     int passes;
     int has_header;
+    /// The caller's cancellation poll and its context (NULL: never stops), called once a row.
+    int (*stop)(void *);
+    void *stop_context;
 };
 
 static void read_from_memory(png_structp png, png_bytep out, size_t length) {
@@ -49,6 +52,11 @@ static cpng_status read_header(cpng_reader *reader, cpng_header *header, int han
     return CPNG_OK;
 }
 
+void cpng_reader_set_stop(cpng_reader *reader, int (*stop)(void *), void *context) {
+    reader->stop = stop;
+    reader->stop_context = context;
+}
+
 cpng_status cpng_reader_read_header(cpng_reader *reader, cpng_header *header) {
     return read_header(reader, header, 1);
 }
@@ -83,6 +91,10 @@ cpng_status cpng_reader_read_image(cpng_reader *reader, void *pixels, size_t row
     // With interlace handling on, each pass merges its pixels into the rows already written.
     for (int pass = 0; pass < reader->passes; pass++) {
         for (png_uint_32 y = 0; y < reader->header.height; y++) {
+            if (reader->stop && reader->stop(reader->stop_context)) {
+                strcpy(reader->errors.message, "cancelled");
+                return CPNG_CANCELLED;
+            }
             png_read_row(reader->png, rows + (size_t)y * row_bytes, NULL);
         }
     }

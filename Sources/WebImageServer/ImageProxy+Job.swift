@@ -97,7 +97,8 @@ extension ImageProxy {
     }
 
     /// Runs `body` over the bytes of `source` on a worker thread, holding a worker slot from before the
-    /// download until `body` really ends (even past the processing timeout, which only stops the waiting).
+    /// download until `body` really ends: past the processing timeout its work is cancelled
+    /// (``WorkerThreads/run(limit:timeout:_:onEnd:)``) and the slot frees within a band of rows.
     func withSource<Value: Sendable>(_ source: URL,
                                      _ body: @escaping @Sendable (SourceBytes) throws(ProxyError) -> Value)
         async throws(ProxyError) -> Value {

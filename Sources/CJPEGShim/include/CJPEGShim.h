@@ -63,6 +63,14 @@ WIJPEGStatus wi_jpeg_incremental_advance(WIJPEGIncremental *decoder, uint8_t *ca
 WIJPEGStatus wi_jpeg_incremental_advance_rows(WIJPEGIncremental *decoder, uint8_t *canvas, int max_rows,
                                               int *rows_done);
 
+/// Makes every later call poll `stop(context)` (through libjpeg's progress monitor, per scanline call and per
+/// iMCU row of input) and fail with WI_JPEG_FAILED as soon as it returns nonzero; the decoder is then dead
+/// and wi_jpeg_incremental_cancelled says why. NULL `stop` turns polling off.
+void wi_jpeg_incremental_set_stop(WIJPEGIncremental *decoder, int (*stop)(void *), void *context);
+
+/// Nonzero when a call failed because the stop poll asked it to.
+int wi_jpeg_incremental_cancelled(const WIJPEGIncremental *decoder);
+
 /// Whether the stream ran out before its end (only known once the input is final).
 int wi_jpeg_incremental_truncated(const WIJPEGIncremental *decoder);
 

@@ -16,6 +16,8 @@ typedef enum {
     CPNG_TRUNCATED = 1,
     /// libpng rejected the bytes; the reader's message says why.
     CPNG_CORRUPT = 2,
+    /// The caller's stop poll asked to stop (see cpng_reader_set_stop).
+    CPNG_CANCELLED = 3,
 } cpng_status;
 
 /// The source's header and the output layout chosen for it.
@@ -39,6 +41,9 @@ typedef struct cpng_reader cpng_reader;
 
 /// A reader over `size` bytes at `data`, which must stay valid until it is destroyed; NULL when out of memory.
 cpng_reader *cpng_reader_create(const uint8_t *data, size_t size);
+/// Makes cpng_reader_read_image poll `stop(context)` before each row and return CPNG_CANCELLED as soon as it
+/// returns nonzero (the reader is then done: destroy it). NULL `stop` turns polling off.
+void cpng_reader_set_stop(cpng_reader *reader, int (*stop)(void *), void *context);
 /// Reads every chunk up to the image data and fills `header`.
 cpng_status cpng_reader_read_header(cpng_reader *reader, cpng_header *header);
 /// Decodes the whole image into `pixels` (height rows of `row_bytes`, which must equal width × 4 or 8).

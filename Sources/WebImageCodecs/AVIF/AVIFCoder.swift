@@ -29,22 +29,26 @@ public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
     /// Decodes a still or every frame of a sequence; throws ``WebImageError/badImageData(_:)`` for empty,
     /// truncated, corrupt or oversized files.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        var store = RasterStore.fresh
-        // libavif 0.11 has no thumbnail API; libheif reads AVIF's `thmb` items.
-        if options.coderOptions[EmbeddedThumbnail.self],
-           let thumbnail = try HEIFDecoding.embeddedThumbnail(data, format: .avif, store: &store, options: options) {
-            return options.attachingMetadata(to: thumbnail) { AVIFMetadata.read(data) }
+        try WorkCancellation.checking {
+            var store = RasterStore.fresh
+            // libavif 0.11 has no thumbnail API; libheif reads AVIF's `thmb` items.
+            if options.coderOptions[EmbeddedThumbnail.self],
+               let thumbnail = try HEIFDecoding.embeddedThumbnail(data, format: .avif, store: &store, options: options) {
+                return options.attachingMetadata(to: thumbnail) { AVIFMetadata.read(data) }
+            }
+            let image = try AVIFDecoding.decode(data, store: &store, options: options)
+            return options.attachingMetadata(to: image) { AVIFMetadata.read(data) }
         }
-        let image = try AVIFDecoding.decode(data, store: &store, options: options)
-        return options.attachingMetadata(to: image) { AVIFMetadata.read(data) }
     }
 
     /// Decodes like ``decode(_:options:)``, a still's coded raster into `buffer`'s storage (see
     /// ``ImageDecoding/decode(_:reusing:options:)``); a cropped, rotated or scaled result is a new raster made
     /// from it. A sequence decodes as usual and leaves `buffer` alone.
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        let image = try RasterStore.reusing(&buffer) { store in try AVIFDecoding.decode(data, store: &store, options: options) }
-        return options.attachingMetadata(to: image) { AVIFMetadata.read(data) }
+        try WorkCancellation.checking {
+            let image = try RasterStore.reusing(&buffer) { store in try AVIFDecoding.decode(data, store: &store, options: options) }
+            return options.attachingMetadata(to: image) { AVIFMetadata.read(data) }
+        }
     }
 
     /// The container as libavif parses it (no AV1 decoding): the displayed size after `clap`, `irot` and `imir`,
@@ -87,10 +91,12 @@ public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
     /// `maxPixelSize` shrinks (never enlarges) first; `maxFileSize` is not supported (the first encode is
     /// returned).
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        guard format == .avif else {
-            throw WebImageError.encodingFailed(format: format, reason: "AVIFCoder only writes AVIF")
+        try WorkCancellation.checking {
+            guard format == .avif else {
+                throw WebImageError.encodingFailed(format: format, reason: "AVIFCoder only writes AVIF")
+            }
+            return try AVIFEncoder.encode(options.frames(of: image), orientation: image.orientation, iccProfile: image.iccProfile,
+                                          metadata: image.metadata, options: options)
         }
-        return try AVIFEncoder.encode(options.frames(of: image), orientation: image.orientation, iccProfile: image.iccProfile,
-                                      metadata: image.metadata, options: options)
     }
 }

@@ -20,7 +20,11 @@ enum AVIFDecoding {
         let target = options.targetSize(forSource: session.displaySize, frameCount: frameCount)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(frameCount)
+        // libavif decodes a frame (all its tiles) in one call with no progress hook: the token is polled between
+        // frames.
+        let cancellation = WorkCancellation.current
         for index in 0..<frameCount {
+            try cancellation?.check()
             frames.append(ImageFrame(pixels: try frame(session, at: index, size: target),
                                      duration: session.duration(at: index)))
         }

@@ -51,7 +51,10 @@ enum AVIFEncoder {
         encoder.pointee.timescale = 1000
         let hasAlpha = frames.contains { $0.pixels.containsTransparency }
         let single = frames.count == 1
+        // libavif encodes a frame in one call with no progress hook: the token is polled between frames.
+        let cancellation = WorkCancellation.current
         for frame in frames {
+            try cancellation?.check()
             let image = try makeImage(frame.pixels, orientation: orientation, iccProfile: iccProfile,
                                       hasAlpha: hasAlpha, lossless: options.lossless)
             defer { avifImageDestroy(image) }
@@ -61,6 +64,7 @@ enum AVIFEncoder {
                                              single ? AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue : 0)
             guard result == AVIF_RESULT_OK else { throw AVIFStatus.encodeError(result, encoder) }
         }
+        try cancellation?.check()
         var output = avifRWData()
         let result = avifEncoderFinish(encoder, &output)
         defer { avifRWDataFree(&output) }

@@ -24,14 +24,18 @@ public final class GIFCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
 
     /// Decodes every frame (or the first, per `options`), composited, then thumbnails/scales per `options`.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        try GIFDecoding.decode(data, options: options)
+        try WorkCancellation.checking {
+            try GIFDecoding.decode(data, options: options)
+        }
     }
 
     /// Decodes like ``decode(_:options:)``, painting the first frame into `buffer`'s storage, reused when it
     /// is the only owner and big enough (see ``ImageDecoding/decode(_:reusing:options:)``); every later frame
     /// of an animation still gets its own raster.
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        try RasterStore.reusing(&buffer) { store in try GIFDecoding.decode(data, store: &store, options: options) }
+        try WorkCancellation.checking {
+            try RasterStore.reusing(&buffer) { store in try GIFDecoding.decode(data, store: &store, options: options) }
+        }
     }
 
     /// True for ``ImageFormat/gif`` only.
@@ -47,10 +51,12 @@ public final class GIFCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
     /// Encodes every frame (or the first) with a palette of at most 256 colours, exact when the frame has
     /// that few; pixels with alpha under 128 become the transparent index.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        guard format == .gif else {
-            throw WebImageError.encodingFailed(format: format, reason: "GIFCoder only writes GIF")
+        try WorkCancellation.checking {
+            guard format == .gif else {
+                throw WebImageError.encodingFailed(format: format, reason: "GIFCoder only writes GIF")
+            }
+            return try GIFEncoder.encode(image, options: options)
         }
-        return try GIFEncoder.encode(image, options: options)
     }
 
     /// True for a buffer that starts like a GIF (even a single byte of it).

@@ -19,6 +19,8 @@ final class GIFReader {
     private(set) var loopCount: Int?
     /// Rows of the current image decoded so far, in file order (interlaced passes are not de-interlaced here).
     private(set) var rowsRead = 0
+    /// The cancellation scope's token, polled once a row (giflib decodes a row per call).
+    private let cancellation = WorkCancellation.current
 
     private init(handle: UnsafeMutablePointer<GifFileType>, source: GIFByteSource) {
         self.handle = handle
@@ -77,6 +79,7 @@ final class GIFReader {
         let rowOrder = GIFInterlace(height: header.height, isInterlaced: header.isInterlaced)
         for fileRow in 0..<header.height {
             let line = base + rowOrder.displayRow(fileRow) * header.width
+            try cancellation?.check()
             guard DGifGetLine(handle, line, Int32(header.width)) == GIF_OK else { throw currentFailure() }
             rowsRead = fileRow + 1
         }
@@ -86,6 +89,7 @@ final class GIFReader {
     /// holds `width` palette indices.
     func readLine(into line: UnsafeMutableBufferPointer<UInt8>, width: Int) throws {
         guard let base = line.baseAddress, line.count >= width else { return }
+        try cancellation?.check()
         guard DGifGetLine(handle, base, Int32(width)) == GIF_OK else { throw currentFailure() }
     }
 

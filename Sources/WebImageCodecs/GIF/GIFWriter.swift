@@ -41,7 +41,11 @@ enum GIFWriter {
                 try check(EGifPutScreenDesc(handle, Int32(screen.width), Int32(screen.height), 8, 0, map), handle)
             }
             if let loopCount { try writeLoopBlock(loopCount, handle) }
-            for frame in frames { try writeFrame(frame, alwaysControl: frames.count > 1, handle) }
+            let cancellation = WorkCancellation.current
+            for frame in frames {
+                try cancellation?.check()
+                try writeFrame(frame, alwaysControl: frames.count > 1, handle)
+            }
         }
         isOpen = false
         guard EGifCloseFile(handle, &error) == GIF_OK else { throw failure(code: error) }

@@ -32,16 +32,20 @@ public final class HEIFCoder: ProgressiveImageCoding, ImageHeaderReading {
     /// Decodes the primary image (or a large-enough embedded thumbnail); throws
     /// ``WebImageError/badImageData(_:)`` for empty, truncated, corrupt, unsupported or oversized files.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        var store = RasterStore.fresh
-        let image = try HEIFDecoding.decode(data, store: &store, options: options)
-        return options.attachingMetadata(to: image) { HEIFMetadata.read(data) }
+        try WorkCancellation.checking {
+            var store = RasterStore.fresh
+            let image = try HEIFDecoding.decode(data, store: &store, options: options)
+            return options.attachingMetadata(to: image) { HEIFMetadata.read(data) }
+        }
     }
 
     /// Decodes like ``decode(_:options:)``, copying libheif's output into `buffer`'s storage (see
     /// ``ImageDecoding/decode(_:reusing:options:)``).
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        let image = try RasterStore.reusing(&buffer) { store in try HEIFDecoding.decode(data, store: &store, options: options) }
-        return options.attachingMetadata(to: image) { HEIFMetadata.read(data) }
+        try WorkCancellation.checking {
+            let image = try RasterStore.reusing(&buffer) { store in try HEIFDecoding.decode(data, store: &store, options: options) }
+            return options.attachingMetadata(to: image) { HEIFMetadata.read(data) }
+        }
     }
 
     /// Whether a download starting with these bytes is HEIF (the decoder shows nothing until it is complete).
@@ -77,11 +81,13 @@ public final class HEIFCoder: ProgressiveImageCoding, ImageHeaderReading {
     /// lossless, effort and orientation. `maxPixelSize` shrinks (never enlarges) first; `maxFileSize` is not
     /// supported (the first encode is returned).
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        guard canEncode(to: format) else {
-            throw WebImageError.encodingFailed(format: format, reason: "HEIFCoder only writes HEIC")
+        try WorkCancellation.checking {
+            guard canEncode(to: format) else {
+                throw WebImageError.encodingFailed(format: format, reason: "HEIFCoder only writes HEIC")
+            }
+            let pixels = options.frames(of: image, firstOnly: true)[0].pixels
+            return try HEIFEncoder.encode(pixels, orientation: image.orientation, iccProfile: image.iccProfile,
+                                          metadata: image.metadata, options: options)
         }
-        let pixels = options.frames(of: image, firstOnly: true)[0].pixels
-        return try HEIFEncoder.encode(pixels, orientation: image.orientation, iccProfile: image.iccProfile,
-                                      metadata: image.metadata, options: options)
     }
 }

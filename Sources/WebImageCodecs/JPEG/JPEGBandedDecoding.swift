@@ -14,14 +14,20 @@ enum JPEGBandedDecoding {
     private static let bandRows: Int32 = 64
 
     /// The decoded and converted raster at `scaling`, written into `store`; nil when the file has several scans
-    /// or CMYK samples, which the caller decodes whole. Bands are offered to `workers`.
-    static func decode(_ raw: UnsafeRawBufferPointer, scaling: JPEGScaling, conversion: ColorConversion,
-                       store: inout RasterStore, workers: DispatchQueue = .global()) throws -> PixelBuffer? {
+    /// or CMYK samples, which the caller decodes whole. Bands are offered to `workers`. Without a `conversion`
+    /// (a decode that takes this path for its cancellation checks only) the rows stay as libjpeg wrote them and
+    /// `finish` gets the whole raster once decoded.
+    static func decode(_ raw: UnsafeRawBufferPointer, scaling: JPEGScaling, conversion: ColorConversion?,
+                       store: inout RasterStore, workers: DispatchQueue = .global(),
+                       finish: (UnsafeMutableRawBufferPointer) -> Void = { _ in }) throws -> PixelBuffer? {
         guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw WebImageError.badImageData(.empty)
         }
         guard let decoder = wi_jpeg_incremental_create() else { throw JPEGErrors.corrupt("libjpeg could not create a decoder") }
         defer { wi_jpeg_incremental_destroy(decoder) }
+        if let context = CancellationHook.currentContext {
+            wi_jpeg_incremental_set_stop(decoder, CancellationHook.poll, context)
+        }
         wi_jpeg_incremental_set_input(decoder, base, raw.count, 1)
         var header = WIJPEGHeader()
         _ = try JPEGIncrementalStatus.check(wi_jpeg_incremental_read_header(decoder, &header), decoder, isFinished: true)
@@ -33,16 +39,18 @@ enum JPEGBandedDecoding {
         let rowBytes = Int(width) * 4
         return try store.fill(width: Int(width), height: Int(height)) { out in
             guard let canvas = out.baseAddress else { return }
-            let bands = BandConversions(conversion: conversion, canvas: canvas, rowBytes: rowBytes, workers: workers)
+            let bands = conversion.map {
+                BandConversions(conversion: $0, canvas: canvas, rowBytes: rowBytes, workers: workers)
+            }
             // Bands not yet taken by another thread are converted here, then those taken are waited for: no band
             // outlives the raster, on success or failure, and the decode never waits for a free thread.
-            defer { bands.finish() }
+            defer { bands?.finish() }
             var handedOver = 0
             while true {
                 var rows: Int32 = 0
                 let status = wi_jpeg_incremental_advance_rows(decoder, canvas.assumingMemoryBound(to: UInt8.self),
                                                               bandRows, &rows)
-                if Int(rows) > handedOver {
+                if let bands, Int(rows) > handedOver {
                     bands.hand(handedOver..<Int(rows))
                     handedOver = Int(rows)
                 }
@@ -51,6 +59,7 @@ enum JPEGBandedDecoding {
                     continue
                 case WI_JPEG_DONE:
                     if wi_jpeg_incremental_truncated(decoder) != 0 { throw WebImageError.badImageData(.truncated) }
+                    finish(out)
                     return
                 default:
                     _ = try JPEGIncrementalStatus.check(status, decoder, isFinished: true)

@@ -26,19 +26,23 @@ public final class JPEGCoder: ProgressiveImageCoding, ImageHeaderReading {
     /// Throws `.badImageData(.truncated)` for a file that ends early (libjpeg would fill the rest with grey),
     /// `.tooManyPixels` from the header alone, `.corrupt` with libjpeg's message otherwise.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        var store = RasterStore.fresh
-        let image = try JPEGDecoding.decode(data, store: &store, options: options)
-        return options.attachingMetadata(to: image) { data.withUnsafeBytes(JPEGMetadata.read) }
+        try WorkCancellation.checking {
+            var store = RasterStore.fresh
+            let image = try JPEGDecoding.decode(data, store: &store, options: options)
+            return options.attachingMetadata(to: image) { data.withUnsafeBytes(JPEGMetadata.read) }
+        }
     }
 
     /// Decodes like ``decode(_:options:)`` into `buffer`'s storage, reused when it is the only owner and big
     /// enough (see ``ImageDecoding/decode(_:reusing:options:)``); a thumbnail reuses it for the DCT-scaled
     /// decode it is resampled from.
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        let image = try RasterStore.reusing(&buffer) { store in
-            try JPEGDecoding.decode(data, store: &store, options: options)
+        try WorkCancellation.checking {
+            let image = try RasterStore.reusing(&buffer) { store in
+                try JPEGDecoding.decode(data, store: &store, options: options)
+            }
+            return options.attachingMetadata(to: image) { data.withUnsafeBytes(JPEGMetadata.read) }
         }
-        return options.attachingMetadata(to: image) { data.withUnsafeBytes(JPEGMetadata.read) }
     }
 
     /// The frame size, orientation and profile, from the markers before the first scan.
@@ -52,10 +56,12 @@ public final class JPEGCoder: ProgressiveImageCoding, ImageHeaderReading {
     /// Encodes the first frame (JPEG has no animation); transparency is flattened onto
     /// `options.backgroundColor` (white by default) and 16-bit images are rounded to 8 bits.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        guard format == .jpeg else {
-            throw WebImageError.encodingFailed(format: format, reason: "JPEGCoder only writes JPEG")
+        try WorkCancellation.checking {
+            guard format == .jpeg else {
+                throw WebImageError.encodingFailed(format: format, reason: "JPEGCoder only writes JPEG")
+            }
+            return try JPEGEncoding.encode(image, options: options)
         }
-        return try JPEGEncoding.encode(image, options: options)
     }
 
     /// Any bytes starting with SOI: the decoder waits for the rest of the header itself.

@@ -13,6 +13,7 @@ enum JPEGIncrementalStatus {
             if isFinished { throw .badImageData(.truncated) }
             return false
         default:
+            if wi_jpeg_incremental_cancelled(decoder) != 0 { throw .cancelled }
             let message = String(cString: wi_jpeg_incremental_message(decoder))
             if wi_jpeg_incremental_truncated(decoder) != 0 || JPEGErrors.isTruncation(message) {
                 throw .badImageData(.truncated)

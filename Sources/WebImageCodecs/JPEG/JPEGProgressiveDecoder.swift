@@ -20,6 +20,9 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
 
     private let options: ImageDecodeOptions
     private let decoder: OpaquePointer?
+    /// The cancellation scope's token when the decoder was made in one: libjpeg polls it (kept here so the
+    /// pointer the shim holds stays valid as long as the decoder).
+    private let cancellation: WorkCancellation?
     private var stage = Stage.header
     /// The output raster libjpeg writes into; partial images share it copy-on-write.
     private var canvas: PixelBuffer?
@@ -27,6 +30,10 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
     init(options: ImageDecodeOptions) {
         self.options = options
         decoder = wi_jpeg_incremental_create()
+        cancellation = WorkCancellation.current
+        if let decoder, let cancellation {
+            wi_jpeg_incremental_set_stop(decoder, CancellationHook.poll, Unmanaged.passUnretained(cancellation).toOpaque())
+        }
     }
 
     deinit { wi_jpeg_incremental_destroy(decoder) }
@@ -88,10 +95,9 @@ final class JPEGProgressiveDecoder: ProgressiveImageDecoder {
         switch status {
         case WI_JPEG_DONE:
             if wi_jpeg_incremental_truncated(decoder) != 0 { throw WebImageError.badImageData(.truncated) }
-            canvas = nil
-            var final = pixels
-            let outcome = Self.manage(&final, rows: final.height, color: color, options: options)
-            let image = options.finish(Image(frames: [ImageFrame(pixels: final)], orientation: markers.orientation,
+            canvas = nil  // `pixels` is then the raster's only owner: managed in place, not copied
+            let outcome = Self.manage(&pixels, rows: pixels.height, color: color, options: options)
+            let image = options.finish(Image(frames: [ImageFrame(pixels: pixels)], orientation: markers.orientation,
                                              format: .jpeg, hasAlpha: false, iccProfile: outcome.iccProfile,
                                              colorProfileIssue: outcome.issue), sourceSize: source)
             stage = .finished(image)

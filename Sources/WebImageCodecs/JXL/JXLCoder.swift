@@ -40,16 +40,20 @@ public final class JXLCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
     /// Decodes a still (or an animation's first frame with `firstFrameOnly`) or every frame of an animation;
     /// throws ``WebImageError/badImageData(_:)`` for empty, truncated or corrupt bytes.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        var store = RasterStore.fresh
-        let image = try JXLDecoding.decode(data, store: &store, options: options)
-        return options.attachingMetadata(to: image) { data.withUnsafeBytes(JXLMetadata.read) }
+        try WorkCancellation.checking {
+            var store = RasterStore.fresh
+            let image = try JXLDecoding.decode(data, store: &store, options: options)
+            return options.attachingMetadata(to: image) { data.withUnsafeBytes(JXLMetadata.read) }
+        }
     }
 
     /// Decodes like ``decode(_:options:)``, a still into `buffer`'s storage, reused when it is the only owner
     /// and big enough (see ``ImageDecoding/decode(_:reusing:options:)``); an animation leaves `buffer` alone.
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        let image = try RasterStore.reusing(&buffer) { store in try JXLDecoding.decode(data, store: &store, options: options) }
-        return options.attachingMetadata(to: image) { data.withUnsafeBytes(JXLMetadata.read) }
+        try WorkCancellation.checking {
+            let image = try RasterStore.reusing(&buffer) { store in try JXLDecoding.decode(data, store: &store, options: options) }
+            return options.attachingMetadata(to: image) { data.withUnsafeBytes(JXLMetadata.read) }
+        }
     }
 
     /// Whether a download starting with these bytes is JPEG XL.
@@ -78,12 +82,14 @@ public final class JXLCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
     /// Encodes as JPEG XL: an animation when the image has several frames (unless `firstFrameOnly`), else a
     /// still; `maxPixelSize` shrinks (never enlarges) first. `maxFileSize` does not apply.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        guard format == .jxl else {
-            throw WebImageError.encodingFailed(format: format, reason: "JXLCoder only writes JPEG XL")
+        try WorkCancellation.checking {
+            guard format == .jxl else {
+                throw WebImageError.encodingFailed(format: format, reason: "JXLCoder only writes JPEG XL")
+            }
+            return try JXLEncoder.encode(options.frames(of: image), orientation: image.orientation,
+                                         loopCount: options.loopCount ?? image.loopCount,
+                                         iccProfile: image.iccProfile.map { [UInt8]($0) },
+                                         metadata: image.metadata, options: options)
         }
-        return try JXLEncoder.encode(options.frames(of: image), orientation: image.orientation,
-                                     loopCount: options.loopCount ?? image.loopCount,
-                                     iccProfile: image.iccProfile.map { [UInt8]($0) },
-                                     metadata: image.metadata, options: options)
     }
 }

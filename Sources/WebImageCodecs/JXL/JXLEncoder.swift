@@ -44,7 +44,10 @@ enum JXLEncoder {
         }
         try configure(settings, encoder: encoder, options: options)
         var pixelFormat = JXLPixelLayout.jxlFormat(for: format, channels: hasAlpha ? 4 : 3)
+        // libjxl encodes a frame with no progress hook: the token is polled between frames.
+        let cancellation = WorkCancellation.current
         for frame in frames {
+            try cancellation?.check()
             if frames.count > 1 {
                 var frameHeader = JxlFrameHeader()
                 JxlEncoderInitFrameHeader(&frameHeader)
@@ -55,6 +58,7 @@ enum JXLEncoder {
             try check(JxlEncoderAddImageFrame(settings, &pixelFormat, samples, samples.count), encoder, "frame")
         }
         JxlEncoderCloseInput(encoder)
+        try cancellation?.check()
         return try output(of: encoder)
     }
 

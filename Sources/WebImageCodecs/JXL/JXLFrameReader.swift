@@ -57,6 +57,9 @@ final class JXLFrameReader {
     }
 
     private func decodeFrame(into raw: UnsafeMutableRawBufferPointer) throws -> Double {
+        // libjxl decodes a frame in one process call and its image-out callback cannot stop it: the token is
+        // polled between decoder events, so per frame.
+        try WorkCancellation.checkCurrent()
         try Self.expect(JXL_DEC_FRAME, from: session, context: "frame \(nextIndex) header")
         var frameHeader = JxlFrameHeader()
         guard JxlDecoderGetFrameHeader(session.decoder, &frameHeader) == JXL_DEC_SUCCESS else {
@@ -64,6 +67,7 @@ final class JXLFrameReader {
         }
         try Self.expect(JXL_DEC_NEED_IMAGE_OUT_BUFFER, from: session, context: "frame \(nextIndex)")
         try session.setOutput(raw, format: header.pixelFormat)
+        try WorkCancellation.checkCurrent()
         try Self.expect(JXL_DEC_FULL_IMAGE, from: session, context: "frame \(nextIndex)")
         nextIndex += 1
         return Double(frameHeader.duration) * header.secondsPerTick

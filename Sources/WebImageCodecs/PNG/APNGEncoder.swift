@@ -11,7 +11,10 @@ enum APNGEncoder {
         }
         var writer = PNGChunkWriter(capacity: frames.count * size.pixelCount)
         var sequence: UInt32 = 0
+        // libpng writes a frame in one call: the token is polled between frames.
+        let cancellation = WorkCancellation.current
         for (index, frame) in frames.enumerated() {
+            try cancellation?.check()
             let png = try PNGEncoder.write(frame, alpha: alpha, effort: effort)
             try png.withUnsafeBytes { bytes in
                 var chunks = PNGChunkIterator(bytes)

@@ -27,17 +27,21 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
 
     /// Decodes a PNG, or every frame of an APNG (only the first with `firstFrameOnly`), composited.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        var store = RasterStore.fresh
-        let image = try decode(data, store: &store, options: options)
-        return options.attachingMetadata(to: image) { data.withUnsafeBytes(PNGMetadata.read) }
+        try WorkCancellation.checking {
+            var store = RasterStore.fresh
+            let image = try decode(data, store: &store, options: options)
+            return options.attachingMetadata(to: image) { data.withUnsafeBytes(PNGMetadata.read) }
+        }
     }
 
     /// Decodes like ``decode(_:options:)``, a still PNG into `buffer`'s storage, reused when it is the only
     /// owner and big enough (see ``ImageDecoding/decode(_:reusing:options:)``); an APNG decodes as usual and
     /// leaves `buffer` alone.
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        let image = try RasterStore.reusing(&buffer) { store in try decode(data, store: &store, options: options) }
-        return options.attachingMetadata(to: image) { data.withUnsafeBytes(PNGMetadata.read) }
+        try WorkCancellation.checking {
+            let image = try RasterStore.reusing(&buffer) { store in try decode(data, store: &store, options: options) }
+            return options.attachingMetadata(to: image) { data.withUnsafeBytes(PNGMetadata.read) }
+        }
     }
 
     private func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
@@ -81,7 +85,9 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
         var player = APNGPlayer(structure: structure)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(count)
+        let cancellation = WorkCancellation.current
         for frame in structure.frames.prefix(count) {
+            try cancellation?.check()
             let canvas = try player.renderNext(in: bytes)
             let pixels = target.map { Resampler.resample(canvas, to: $0) } ?? canvas
             frames.append(ImageFrame(pixels: pixels, duration: frame.control.duration))
@@ -108,10 +114,12 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
 
     /// Writes a PNG, or an APNG when the image has several frames (and `firstFrameOnly` is off).
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        guard format == .png else {
-            throw WebImageError.encodingFailed(format: format, reason: "PNGCoder only writes PNG")
+        try WorkCancellation.checking {
+            guard format == .png else {
+                throw WebImageError.encodingFailed(format: format, reason: "PNGCoder only writes PNG")
+            }
+            return try PNGEncoder.encode(image, options: options)
         }
-        return try PNGEncoder.encode(image, options: options)
     }
 
     /// Whether the bytes so far start like a PNG.

@@ -23,6 +23,7 @@ enum PNGRasterDecoder {
             throw WebImageError.badImageData(.corrupt("libpng could not start a reader"))
         }
         defer { cpng_reader_destroy(reader) }
+        if let context = CancellationHook.currentContext { cpng_reader_set_stop(reader, CancellationHook.poll, context) }
         var header = cpng_header()
         let status = cpng_reader_read_header(reader, &header)
         guard status == CPNG_OK else { throw error(status, String(cString: cpng_reader_message(reader))) }
@@ -40,6 +41,10 @@ enum PNGRasterDecoder {
 
     /// The library error for a shim status.
     static func error(_ status: cpng_status, _ message: String) -> WebImageError {
-        status == CPNG_TRUNCATED ? .badImageData(.truncated) : .badImageData(.corrupt(message))
+        switch status {
+        case CPNG_TRUNCATED: .badImageData(.truncated)
+        case CPNG_CANCELLED: .cancelled
+        default: .badImageData(.corrupt(message))
+        }
     }
 }

@@ -46,10 +46,12 @@ enum PNGScaledDecoder {
         if header.interlaced != 0 {
             // Decode and drop the passes before the last; libpng skips empty passes itself.
             var scratch = [UInt8](repeating: 0, count: expected.width * format.bytesPerPixel)
+            let cancellation = WorkCancellation.current
             for pass in 0..<last.index {
                 let dropped = passSize(expected.size, pass)
                 guard dropped.pixelCount > 0 else { continue }
                 for _ in 0..<dropped.height {
+                    try cancellation?.check()
                     try scratch.withUnsafeMutableBytes { try check(cpng_reader_read_row(reader, $0.baseAddress), reader) }
                 }
             }
@@ -69,7 +71,9 @@ enum PNGScaledDecoder {
                                to target: PixelSize) throws -> PixelBuffer {
         let resampler = RowResampler(sourceSize: size, targetSize: target, format: format)
         var row = [UInt8](repeating: 0, count: size.width * format.bytesPerPixel)
+        let cancellation = WorkCancellation.current
         while !resampler.isComplete {
+            try cancellation?.check()
             try row.withUnsafeMutableBytes { raw in
                 try check(cpng_reader_read_row(reader, raw.baseAddress), reader)
                 resampler.consume(UnsafeRawBufferPointer(raw))

@@ -17,7 +17,9 @@ enum WebPAnimatedDecoding {
         }
         var frames: [ImageFrame] = []
         frames.reserveCapacity(reader.frameCount)
+        let cancellation = WorkCancellation.current
         for index in 0..<reader.frameCount {
+            try cancellation?.check()
             frames.append(ImageFrame(pixels: try reader.next(), duration: reader.durations[index]))
         }
         let color = ColorManagement.manage(&frames, profile: profile, options: options)

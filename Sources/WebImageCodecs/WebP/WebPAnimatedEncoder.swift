@@ -26,7 +26,11 @@ enum WebPAnimatedEncoder {
         var config = try WebPEncoding.makeConfig(quality: Float(options.quality * 100), lossless: options.lossless,
                                                  effort: options.resolvedEffort)
         var timestamp = 0
+        let cancellation = WorkCancellation.current
         for frame in frames {
+            // libwebp's animation encoder copies each frame into pictures of its own, so our picture's progress
+            // hook never runs: the token is polled between frames.
+            try cancellation?.check()
             try WebPEncoding.withPicture(frame.pixels, argb: true) { picture in
                 guard WebPAnimEncoderAdd(encoder, picture, Int32(clamping: timestamp), &config) != 0 else {
                     throw failure(encoder)

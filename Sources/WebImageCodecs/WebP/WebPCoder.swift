@@ -28,8 +28,10 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
     /// Decodes a still (scaled by libwebp when the options ask for a smaller size) or every frame of an
     /// animation; throws ``WebImageError/badImageData(_:)`` for empty, truncated or corrupt bytes.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        var store = RasterStore.fresh
-        return try decode(data, store: &store, options: options)
+        try WorkCancellation.checking {
+            var store = RasterStore.fresh
+            return try decode(data, store: &store, options: options)
+        }
     }
 
     /// Decodes like ``decode(_:options:)``, a still (lossy or lossless) into `buffer`'s storage, reused when it
@@ -37,7 +39,9 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
     /// thumbnails during decode, so they are written there directly. An animation decodes as usual and leaves
     /// `buffer` alone.
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
-        try RasterStore.reusing(&buffer) { store in try decode(data, store: &store, options: options) }
+        try WorkCancellation.checking {
+            try RasterStore.reusing(&buffer) { store in try decode(data, store: &store, options: options) }
+        }
     }
 
     private func decode(_ data: Data, store: inout RasterStore, options: ImageDecodeOptions) throws -> Image {
@@ -95,18 +99,20 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
     /// applies to lossy stills only. An attached ``Image/iccProfile`` goes into an `ICCP` chunk, ``Image/metadata``
     /// into `EXIF` and `XMP ` chunks.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        guard format == .webp else {
-            throw WebImageError.encodingFailed(format: format, reason: "WebPCoder only writes WebP")
+        try WorkCancellation.checking {
+            guard format == .webp else {
+                throw WebImageError.encodingFailed(format: format, reason: "WebPCoder only writes WebP")
+            }
+            let frames = options.frames(of: image).map { frame in
+                ImageFrame(pixels: frame.pixels.converted(to: .rgba8), duration: frame.duration)
+            }
+            let webp = frames.count > 1
+                ? try WebPAnimatedEncoder.encode(frames, loopCount: options.loopCount ?? image.loopCount, options: options)
+                : try WebPStillEncoder.encode(frames[0].pixels, options: options)
+            var result = webp
+            if let profile = image.iccProfile, !profile.isEmpty { result = try WebPICCWriter.attach(profile, to: result) }
+            guard let metadata = image.metadata else { return result }
+            return try WebPMetadata.attach(metadata, orientation: image.orientation, to: result)
         }
-        let frames = options.frames(of: image).map { frame in
-            ImageFrame(pixels: frame.pixels.converted(to: .rgba8), duration: frame.duration)
-        }
-        let webp = frames.count > 1
-            ? try WebPAnimatedEncoder.encode(frames, loopCount: options.loopCount ?? image.loopCount, options: options)
-            : try WebPStillEncoder.encode(frames[0].pixels, options: options)
-        var result = webp
-        if let profile = image.iccProfile, !profile.isEmpty { result = try WebPICCWriter.attach(profile, to: result) }
-        guard let metadata = image.metadata else { return result }
-        return try WebPMetadata.attach(metadata, orientation: image.orientation, to: result)
     }
 }

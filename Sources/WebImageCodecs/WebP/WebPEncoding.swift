@@ -62,6 +62,13 @@ enum WebPEncoding {
             return try withUnsafeMutablePointer(to: &writer) { writerPointer in
                 picture.pointee.writer = WebPMemoryWrite
                 picture.pointee.custom_ptr = UnsafeMutableRawPointer(writerPointer)
+                if let context = CancellationHook.currentContext {
+                    // libwebp calls the hook as it goes (per macroblock row lossy); 0 aborts with USER_ABORT.
+                    picture.pointee.user_data = context
+                    picture.pointee.progress_hook = { _, picture in
+                        CancellationHook.poll(picture?.pointee.user_data) == 0 ? 1 : 0
+                    }
+                }
                 var config = config
                 guard WebPEncode(&config, picture) != 0, let bytes = writerPointer.pointee.mem else {
                     throw failure(picture.pointee.error_code)
@@ -73,6 +80,7 @@ enum WebPEncoding {
 
     /// The typed error for a libwebp encoding error code.
     static func failure(_ code: WebPEncodingError) -> WebImageError {
+        if code == VP8_ENC_ERROR_USER_ABORT { return .cancelled }
         let reason = switch code {
         case VP8_ENC_ERROR_OUT_OF_MEMORY, VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY: "out of memory"
         case VP8_ENC_ERROR_BAD_DIMENSION: "dimensions are over WebP's 16383-pixel limit"

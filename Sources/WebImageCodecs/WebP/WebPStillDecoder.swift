@@ -19,9 +19,7 @@ enum WebPStillDecoder {
         var color = ColorManagement.Outcome.none
         let pixels = try store.fill(width: target.width, height: target.height, format: .rgba8) { raw in
             attach(raw, to: &config.output, width: target.width)
-            let status = data.withUnsafeBytes { bytes in
-                WebPDecode(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &config)
-            }
+            let status = try data.withUnsafeBytes { bytes in try run(bytes, config: &config) }
             WebPFreeDecBuffer(&config.output)
             guard status == VP8_STATUS_OK else { throw WebPStatus.error(status, "WebP decode") }
             color = ColorManagement.manage(raw, format: .rgba8, pixelCount: target.pixelCount, profile: profile,
@@ -32,6 +30,32 @@ enum WebPStillDecoder {
                           hasAlpha: features.has_alpha != 0, iccProfile: color.iccProfile, colorProfileIssue: color.issue)
         return options.finish(image, sourceSize: source)
     }
+
+    /// libwebp's one-shot decode, which has no hook to stop it. Under a cancellation scope the same decode runs
+    /// with the incremental decoder over longer and longer prefixes of the bytes (read in place) instead, and the
+    /// token is polled between them: every ``cancellationStep`` bytes, a few milliseconds of decoding (lossless
+    /// files may be decoded only once their whole image data is there: libwebp's granularity).
+    private static func run(_ bytes: UnsafeRawBufferPointer, config: inout WebPDecoderConfig) throws -> VP8StatusCode {
+        let base = bytes.bindMemory(to: UInt8.self).baseAddress
+        guard let cancellation = WorkCancellation.current else { return WebPDecode(base, bytes.count, &config) }
+        return try withUnsafeMutablePointer(to: &config) { config in
+            guard let decoder = WebPIDecode(nil, 0, config) else {
+                throw WebImageError.badImageData(.corrupt("libwebp could not start an incremental decoder"))
+            }
+            defer { WebPIDelete(decoder) }
+            var given = 0
+            while true {
+                try cancellation.check()
+                given = min(bytes.count, given + cancellationStep)
+                let status = WebPIUpdate(decoder, base, given)
+                guard status == VP8_STATUS_SUSPENDED else { return status }
+                if given == bytes.count { return VP8_STATUS_NOT_ENOUGH_DATA }
+            }
+        }
+    }
+
+    /// Bytes fed between two cancellation checks.
+    static let cancellationStep = 32 << 10
 
     /// A decoder configuration with libwebp's defaults, RGBA output, and scaling to `target` if it differs.
     static func makeConfig(source: PixelSize, target: PixelSize) throws -> WebPDecoderConfig {

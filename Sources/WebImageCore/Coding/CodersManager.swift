@@ -46,7 +46,7 @@ public final class CodersManager: ImageCoding, Sendable {
             if format == .undefined, let hint = options.typeHint { format = hint }
             throw WebImageError.badImageData(.unsupportedFormat(format))
         }
-        return try coder.decode(data, options: options).recordingDecodeOptions(options)
+        return try WorkCancellation.checking { try coder.decode(data, options: options) }.recordingDecodeOptions(options)
     }
 
     /// The header of `data`, from the coder that reads it: without decoding pixels when that coder is an
@@ -68,7 +68,8 @@ public final class CodersManager: ImageCoding, Sendable {
     public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
         guard let coder = decoder(for: data) else { return try decode(data, options: options) }
-        return try coder.decode(data, reusing: &buffer, options: options).recordingDecodeOptions(options)
+        return try WorkCancellation.checking { try coder.decode(data, reusing: &buffer, options: options) }
+            .recordingDecodeOptions(options)
     }
 
     public func canEncode(to format: ImageFormat) -> Bool { encoder(for: format) != nil }
@@ -77,7 +78,7 @@ public final class CodersManager: ImageCoding, Sendable {
         guard let coder = encoder(for: format) else {
             throw WebImageError.encodingFailed(format: format, reason: "no registered coder encodes this format")
         }
-        return try coder.encode(image, as: format, options: options)
+        return try WorkCancellation.checking { try coder.encode(image, as: format, options: options) }
     }
 
     private func encoder(for format: ImageFormat) -> (any ImageCoding)? {

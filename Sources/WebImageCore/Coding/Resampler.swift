@@ -5,6 +5,9 @@
 /// second copy of the image.
 public enum Resampler {
     /// `source` resized to `size` (the same format); returns `source` itself when the size already matches.
+    ///
+    /// Under a cancelled ``WorkCancellation`` it stops within a band of rows and returns an unfinished raster
+    /// (rows not reached are transparent), which the cancelled scope never hands on.
     public static func resample(_ source: PixelBuffer, to size: PixelSize) -> PixelBuffer {
         precondition(size.width > 0 && size.height > 0, "resample needs a positive size")
         if source.size == size { return source }
@@ -18,11 +21,17 @@ public enum Resampler {
         let rowBytes = size.width * format.bytesPerPixel
         precondition(raster.count >= rowBytes * size.height, "the raster is smaller than its size says")
         let resampler = RowResampler(sourceSize: size, targetSize: target, format: format)
+        let cancellation = WorkCancellation.current
         for y in 0..<size.height {
+            // Polled per band of rows; a cancelled resample stops here and its caller's scope discards it.
+            if y % bandRows == 0, cancellation?.shouldStop() == true { return resampler.unfinished() }
             resampler.consume(UnsafeRawBufferPointer(rebasing: raster[y * rowBytes ..< (y + 1) * rowBytes]))
         }
         return resampler.finish()
     }
+
+    /// Source rows between two cancellation checks: about a millisecond of work for an 8000-pixel-wide row.
+    static let bandRows = 16
 
     /// Which source samples (and how much of each) make up every destination sample along one axis.
     struct Tap {

@@ -88,6 +88,11 @@ public final class RowResampler {
         return PixelBuffer(width: targetSize.width, height: targetSize.height, format: format, bytes: output)
     }
 
+    /// The output as far as it got, for a resample stopped by cancellation (rows not written are zero).
+    func unfinished() -> PixelBuffer {
+        PixelBuffer(width: targetSize.width, height: targetSize.height, format: format, bytes: output)
+    }
+
     private func slot(_ d: Int) -> UnsafeMutableBufferPointer<Float> {
         let width = targetSize.width * 4, base = (d % slotCount) * width
         return UnsafeMutableBufferPointer(rebasing: slots[base ..< base + width])

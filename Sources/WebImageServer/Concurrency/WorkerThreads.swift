@@ -1,8 +1,13 @@
 import NIOPosix
 import Synchronization
+import WebImage
 
 /// The threads decoding, transforming and encoding run on: CPU-bound, so never on the cooperative pool.
-final class WorkerThreads: Sendable {
+package final class WorkerThreads: Sendable {
+    /// Whether a body past its limit is cancelled (always, but for the `deadline` benchmark's "before" side,
+    /// which measures the service as it was: the body running on to its end).
+    package static let cancelsWorkPastLimit = Atomic<Bool>(true)
+
     private let pool: NIOThreadPool
 
     init(count: Int) {
@@ -10,30 +15,46 @@ final class WorkerThreads: Sendable {
         pool.start()
     }
 
-    /// Runs `body` on a worker thread and returns its result, or throws `timeout` once `limit` has passed
-    /// (the body cannot be interrupted: it runs on, and `onEnd` is called whenever it really ends).
+    /// Runs `body` on a worker thread and returns its result, or throws `timeout` once `limit` has passed.
+    ///
+    /// At the limit the body's ``WorkCancellation`` (bound to the worker thread while it runs) is cancelled
+    /// too: decoders, the resampler, filters and encoders poll it between rows, bands or frames, so the body
+    /// ends soon after with ``WebImageError/cancelled`` (its result, if it still made one, is dropped) and
+    /// `onEnd` frees the worker's slot. `onEnd` is called whenever the body really ends.
     func run<Value: Sendable>(limit: Duration, timeout: ProxyError,
                               _ body: @escaping @Sendable () throws(ProxyError) -> Value,
                               onEnd: @escaping @Sendable () -> Void) async throws(ProxyError) -> Value {
+        let cancellation = WorkCancellation()
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, ProxyError>, Never>) in
             let once = ResumeOnce(continuation)
             let timer = Task {
                 try? await Task.sleep(for: limit)
-                if !Task.isCancelled { once.resume(returning: .failure(timeout)) }
+                guard !Task.isCancelled else { return }
+                if Self.cancelsWorkPastLimit.load(ordering: .relaxed) { cancellation.cancel() }
+                once.resume(returning: .failure(timeout))
             }
             pool.submit { state in
-                let outcome: Result<Value, ProxyError>
+                var outcome: Result<Value, ProxyError>
                 if case .active = state {
-                    do throws(ProxyError) { outcome = .success(try body()) } catch { outcome = .failure(error) }
+                    outcome = Self.run(body, under: cancellation)
                 } else {
                     outcome = .failure(.unavailable("the service is shutting down"))
                 }
+                if cancellation.isCancelled { outcome = .failure(timeout) }
                 timer.cancel()
                 onEnd()
                 once.resume(returning: outcome)
             }
         }
         return try result.get()
+    }
+
+    /// `body` with `cancellation` as the thread's current token.
+    private static func run<Value>(_ body: () throws(ProxyError) -> Value,
+                                   under cancellation: WorkCancellation) -> Result<Value, ProxyError> {
+        WorkCancellation.$current.withValue(cancellation) {
+            do throws(ProxyError) { return .success(try body()) } catch { return .failure(error) }
+        }
     }
 
     func shutdown() async {

@@ -33,7 +33,10 @@ extension ColourGrid {
         _ samples: UnsafeBufferPointer<Sample>, size: PixelSize, factor: (x: Int, y: Int)
     ) {
         var sums = [UInt64](repeating: 0, count: width * 3)
+        let cancellation = WorkCancellation.current
         for y in 0..<size.height {
+            // A cancelled job stops here; the worker drops whatever placement the partial sums give.
+            if y % RasterOps.rowsPerCheck == 0, cancellation?.shouldStop() == true { return }
             let row = y * size.width * 4
             for column in 0..<width {
                 var r: UInt64 = 0, g: UInt64 = 0, b: UInt64 = 0

@@ -12,8 +12,11 @@ enum TrimBox {
         let flat = flattenedOntoMagenta(pixels.converted(to: .rgba8))
         let border = trim.color.map { [Int($0.red), Int($0.green), Int($0.blue)] } ?? [Int(flat[0]), Int(flat[1]), Int(flat[2])]
         var left = width, right = -1, top = height, bottom = -1
+        // A cancelled job stops here (the worker drops whatever box the rows seen so far give).
+        let cancellation = WorkCancellation.current
         flat.withUnsafeBufferPointer { flat in
             for y in 0..<height {
+                if y % RasterOps.rowsPerCheck == 0, cancellation?.shouldStop() == true { return }
                 let above = max(0, y - 1) * width, row = y * width, below = min(height - 1, y + 1) * width
                 for x in 0..<width {
                     let before = max(0, x - 1), after = min(width - 1, x + 1)
