@@ -121,4 +121,21 @@ import WebImage
             }
         }
     }
+
+    /// The result pixel limit bounds every frame together: an enlarged 5-frame animation is scaled down to
+    /// a fifth of the limit a frame (the soak benchmark's 14-frame GIF enlarged to 4096 px took 928 MB before).
+    @Test func anEnlargedAnimationStaysWithinThePixelLimit() async throws {
+        let configuration = ProxyHarness.configuration {
+            $0.limits.maxAnimationFrames = 5
+            $0.limits.maxOutputPixels = 60_000
+        }
+        try await ProxyHarness.with(configuration) { harness in
+            harness.serve("/anim.gif", try Self.fiveFrames(), contentType: "image/gif")
+            let answer = try await harness.get(harness.signedPath("el:1/w:3000/f:gif", source: "/anim.gif"))
+            let image = try answer.image()
+            #expect(image.frameCount == 5)
+            #expect(image.pixelSize.width * image.pixelSize.height <= 12_000)
+            #expect(image.pixelSize.width >= 130)
+        }
+    }
 }

@@ -63,10 +63,11 @@ extension ImageProcessor {
         return image.with(frames: [ImageFrame(pixels: pixels, duration: 0)])
     }
 
-    /// The result limits, lowered by the URL's `max_result_dimension`.
-    func limits(for options: ProcessingOptions) -> ProcessingPlan.Limits {
+    /// The result limits, lowered by the URL's `max_result_dimension`; the pixel limit bounds all `frames`
+    /// together, so an enlarged animation cannot hold frames × the limit in a worker's memory.
+    func limits(for options: ProcessingOptions, frames: Int = 1) -> ProcessingPlan.Limits {
         ProcessingPlan.Limits(maxSide: min(limits.maxSide, options.security.maxResultDimension ?? .max),
-                              maxPixels: limits.maxPixels)
+                              maxPixels: max(1, limits.maxPixels / max(1, frames)))
     }
 
     /// Decodes `frames` frames (the first ones) at the smallest size the plan needs (the raster is still in its

@@ -45,7 +45,8 @@ struct ImageProcessor: Sendable {
         let trims = options.trim != nil && !keepsFrames
         let thumbnail = options.enforceThumbnail && Self.thumbnailFormats.contains(header.format)
         let upright = uprightSize(header.pixelSize, orientation: header.orientation, rotate: options.rotate)
-        let plan = ProcessingPlan(source: upright, options: options, limits: limits(for: options))
+        let plan = ProcessingPlan(source: upright, options: options,
+                                  limits: limits(for: options, frames: keepsFrames ? frames : 1))
         let keepsProfile = !options.stripColorProfile && (named.map(Self.carriesProfile) ?? false)
         var image = try timing.time(.decode) { () throws(ProxyError) in
             try decode(source.data, header: header, scale: trims || thumbnail ? 1 : plan.scale,
@@ -76,7 +77,7 @@ struct ImageProcessor: Sendable {
         // The header told the orientation the plan was made for; a decoder that reports another (a damaged
         // file) gets a plan of its own rather than crops in the wrong axes.
         let plan = upright == plan.source ? plan : ProcessingPlan(source: upright, options: options,
-                                                                  limits: limits(for: options))
+                                                                  limits: limits(for: options, frames: image.frameCount))
         var frames: [ImageFrame] = []
         frames.reserveCapacity(image.frameCount)
         var smart = SmartPlacement()
