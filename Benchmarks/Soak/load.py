@@ -16,7 +16,7 @@ import server
 VALID = {"cold": {200}, "warm": {200}, "revalidate": {304}, "head": {200}, "info": {200}}
 HOSTILE = {
     "pixel-png": {422}, "pixel-jpeg": {422}, "pixel-webp": {422},    # header declares ≥ 268 MP: over 50 MP
-    "frames-gif": {422}, "canvas-gif": {422},                        # 5,000 frames; a 65,535² canvas
+    "frames-gif": {422}, "canvas-gif": {422},   # 5,000 frames of 1 MP (100 kept: 100 MP); a 65,535² canvas
     "truncated-jpeg": {422}, "truncated-png": {422}, "random": {422}, "html": {422},
     "gzip": {422},                  # the service asks for no Content-Encoding and decodes none: not an image
     "oversize": {422},              # announces 60 MB: over the 50 MB limit

@@ -21,7 +21,7 @@ class Origin:
             "pixel-png": (fixtures.png_header_bomb(), "image/png"),
             "pixel-jpeg": (fixtures.jpeg_header_bomb(jpeg), "image/jpeg"),
             "pixel-webp": (fixtures.webp_header_bomb(), "image/webp"),
-            "frames-gif": (fixtures.gif_animation(64, 64, 5000), "image/gif"),
+            "frames-gif": (fixtures.gif_animation(1000, 1000, 5000), "image/gif"),
             "canvas-gif": (fixtures.gif_animation(65_535, 65_535, 3), "image/gif"),
             "truncated-jpeg": (jpeg[:len(jpeg) // 2], "image/jpeg"),
             "truncated-png": (png[:len(png) // 2], "image/png"),

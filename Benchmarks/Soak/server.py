@@ -41,7 +41,10 @@ class Serve:
         self.arguments = [binary, "serve", "--bind", "%s:%d" % (HOST, self.port), "--key", KEY, "--salt", SALT,
                           "--allow-private-sources", "--cache-dir", self.cache, "--workers", str(workers),
                           "--queue", str(queue), "--metrics-bind", "%s:%d" % (HOST, self.metrics_port),
-                          "--drain-seconds", str(drain_seconds)]
+                          "--drain-seconds", str(drain_seconds),
+                          # Animations processed up to 100 frames (imgproxy's default, 1, would make every one a
+                          # still): the 5,000-frame bomb of 1 MP frames is then 100 MP, over the 50 MP limit.
+                          "--max-animation-frames", "100"]
         for prefix in allowed_sources:
             self.arguments += ["--allowed-source", prefix]
         self.process = None

@@ -14,7 +14,9 @@ import WebImage
         let origin = try await TestHTTPServer.start()
         defer { Task { try? await origin.shutdown() } }
         try Self.routeSources(on: origin)
+        // Animations processed up to 100 frames: a 5,000-frame GIF of 1 MP frames is 100 MP then, over the limit.
         let serve = try await ServeProcess.start(["--workers", "2", "--queue", "64", "--max-src-bytes", "1000000",
+                                                  "--max-animation-frames", "100",
                                                   "--download-timeout", "2", "--download-idle-timeout", "1",
                                                   "--allowed-source", "http://127.0.0.1:\(origin.port)/"])
         defer { _ = serve.stop() }
@@ -102,7 +104,7 @@ import WebImage
                                             behavior: behavior))
         }
         image("/pixel.png", pixelBombPNG(width: 100_000, height: 100_000))
-        image("/frames.gif", AnimationBombs.gif(width: 64, height: 64, frames: 5000), type: "image/gif")
+        image("/frames.gif", AnimationBombs.gif(width: 1000, height: 1000, frames: 5000), type: "image/gif")
         image("/canvas.gif", AnimationBombs.gif(width: 65_535, height: 65_535, frames: 3), type: "image/gif")
         image("/truncated.jpg", jpeg.prefix(jpeg.count / 2), type: "image/jpeg")
         image("/random.jpg", SplitMix64.bytes(count: 20_000, seed: 7), type: "image/jpeg")

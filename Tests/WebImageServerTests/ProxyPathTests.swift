@@ -26,8 +26,8 @@ import WebImage
         #expect(try ProxyPath("/_/aHR0cDovL2EvYg==").source == "http://a/b")
     }
 
-    @Test(arguments: ["", "nosignature", "/only", "/_/", "/_/w:1", "/_/!!!notbase64", "/_/plain/", "/_/plain/x@bmp",
-                      "/_/aHR0cDovL2EvYg.tiff", "/_/plain/%E0%A4%A"])
+    @Test(arguments: ["", "nosignature", "/only", "/_/", "/_/w:1", "/_/!!!notbase64", "/_/plain/", "/_/plain/x@svg",
+                      "/_/aHR0cDovL2EvYg.pdf", "/_/plain/%E0%A4%A"])
     func malformedPathsAreBadRequests(path: String) {
         #expect(throws: ProxyError.self) { try ProxyPath(Substring(path)) }
         do {
