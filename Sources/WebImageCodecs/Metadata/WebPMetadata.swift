@@ -35,30 +35,8 @@ enum WebPMetadata {
     /// `webp` with `metadata`'s EXIF (its orientation made to agree with `orientation`) and XMP chunks added.
     static func attach(_ metadata: ImageMetadata, orientation: ImageOrientation, to webp: Data) throws -> Data {
         let chunks = [("EXIF", metadata.exif(for: orientation)), ("XMP ", metadata.xmp)].compactMap { name, data in
-            data.map { (name, $0) }
+            data.map { (name: name, data: $0) }
         }
-        guard !chunks.isEmpty else { return webp }
-        guard let mux = webp.withUnsafeBytes({ raw -> OpaquePointer? in
-            var image = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
-            return WebPMuxCreateInternal(&image, 1, WEBP_MUX_ABI_VERSION)
-        }) else {
-            throw WebImageError.encodingFailed(format: .webp, reason: "libwebp's muxer could not read the encoded image")
-        }
-        defer { WebPMuxDelete(mux) }
-        for (name, data) in chunks {
-            let status = data.withUnsafeBytes { raw -> WebPMuxError in
-                var chunk = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
-                return WebPMuxSetChunk(mux, name, &chunk, 1)
-            }
-            guard status == WEBP_MUX_OK else {
-                throw WebImageError.encodingFailed(format: .webp, reason: "libwebp's muxer could not add the \(name) chunk")
-            }
-        }
-        var assembled = WebPData()
-        guard WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK, let bytes = assembled.bytes else {
-            throw WebImageError.encodingFailed(format: .webp, reason: "libwebp's muxer could not add the metadata")
-        }
-        defer { WebPFree(UnsafeMutableRawPointer(mutating: bytes)) }
-        return Data(bytes: bytes, count: assembled.size)
+        return try WebPChunkWriter.attach(chunks, to: webp)
     }
 }

@@ -110,7 +110,7 @@ public final class WebPCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
                 ? try WebPAnimatedEncoder.encode(frames, loopCount: options.loopCount ?? image.loopCount, options: options)
                 : try WebPStillEncoder.encode(frames[0].pixels, options: options)
             var result = webp
-            if let profile = image.iccProfile, !profile.isEmpty { result = try WebPICCWriter.attach(profile, to: result) }
+            if let profile = image.iccProfile, !profile.isEmpty { result = try WebPChunkWriter.attach([(name: "ICCP", data: profile)], to: result) }
             guard let metadata = image.metadata else { return result }
             return try WebPMetadata.attach(metadata, orientation: image.orientation, to: result)
         }

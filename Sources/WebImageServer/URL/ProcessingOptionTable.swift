@@ -52,9 +52,7 @@ enum ProcessingOptionTable {
         spec(["height", "h"]) { arguments, options throws(ProxyError) in
             try arguments.single(&options.height, arguments.dimension)
         },
-        spec(["enlarge", "el"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.enlarge, arguments.boolean)
-        },
+        flag(["enlarge", "el"], \.enlarge),
         spec(["extend", "ex"]) { arguments, options throws(ProxyError) in
             try arguments.count(1...4)
             try extensionRule(arguments, from: 0, into: &options.extend)
@@ -174,21 +172,11 @@ enum ProcessingOptionTable {
                 return format
             })
         },
-        spec(["strip_metadata", "sm"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.stripMetadata, arguments.boolean)
-        },
-        spec(["strip_color_profile", "scp"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.stripColorProfile, arguments.boolean)
-        },
-        spec(["keep_copyright", "kcr"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.keepCopyright, arguments.boolean)
-        },
-        spec(["enforce_thumbnail", "eth"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.enforceThumbnail, arguments.boolean)
-        },
-        spec(["raw"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.raw, arguments.boolean)
-        },
+        flag(["strip_metadata", "sm"], \.stripMetadata),
+        flag(["strip_color_profile", "scp"], \.stripColorProfile),
+        flag(["keep_copyright", "kcr"], \.keepCopyright),
+        flag(["enforce_thumbnail", "eth"], \.enforceThumbnail),
+        flag(["raw"], \.raw),
     ]
 
     static let filters: [ProcessingOptionSpec] = [
@@ -326,6 +314,13 @@ enum ProcessingOptionTable {
             guard value == accepted else {
                 throw .badRequest("\(names[0]):\(!accepted) is not supported: \(reason)")
             }
+        }
+    }
+
+    /// A switch: one boolean argument (`1`, `t`, `true` or `0`, `f`, `false`) setting `field`.
+    private static func flag(_ names: [String], _ field: WritableKeyPath<ProcessingOptions, Bool> & Sendable) -> ProcessingOptionSpec {
+        spec(names) { arguments, options throws(ProxyError) in
+            try arguments.single(&options[keyPath: field], arguments.boolean)
         }
     }
 
