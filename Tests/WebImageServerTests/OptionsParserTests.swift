@@ -55,7 +55,6 @@ import WebImage
     @Test(arguments: [
         ("ex:1:sm", "bad request: ex cannot use smart gravity (sm)"),
         ("g:sm:1:2", "bad request: smart gravity (sm) takes no offsets"),
-        ("ar:0", "bad request: auto_rotate:false is not supported: the service always applies the orientation"),
         ("adjust:10:1:1", "bad request: processing option 'adjust' is an imgproxy Pro option"),
         ("wmu:aHR0cA", "bad request: processing option 'wmu' is an imgproxy Pro option"),
     ])

@@ -99,3 +99,26 @@ import WebImage
         }
     }
 }
+
+/// imgproxy's `auto_rotate`: by default the EXIF orientation turns the image upright; `ar:0` (or the operator's
+/// `IMGPROXY_AUTO_ROTATE=0`) keeps the pixels as stored.
+@Suite struct ProxyAutoRotateTests {
+    @Test func orientationIsAppliedUnlessTurnedOff() async throws {
+        try await ProxyHarness.with { harness in
+            // 40×30 stored, EXIF orientation 6: 30×40 upright.
+            harness.serve("/turned.jpg", try ProxyMetadataTests.source())
+            let upright = try await harness.get(harness.signedPath("w:15/f:png", source: "/turned.jpg"))
+            #expect(try upright.image().pixelSize == PixelSize(width: 15, height: 20))
+            let stored = try await harness.get(harness.signedPath("ar:0/w:20/f:png", source: "/turned.jpg"))
+            #expect(try stored.image().pixelSize == PixelSize(width: 20, height: 15))
+        }
+        let configuration = ProxyHarness.configuration { $0.processing.autoRotates = false }
+        try await ProxyHarness.with(configuration) { harness in
+            harness.serve("/turned.jpg", try ProxyMetadataTests.source())
+            let stored = try await harness.get(harness.signedPath("w:20/f:png", source: "/turned.jpg"))
+            #expect(try stored.image().pixelSize == PixelSize(width: 20, height: 15))
+            let upright = try await harness.get(harness.signedPath("ar:1/w:15/f:png", source: "/turned.jpg"))
+            #expect(try upright.image().pixelSize == PixelSize(width: 15, height: 20))
+        }
+    }
+}

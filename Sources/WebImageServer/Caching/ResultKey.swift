@@ -51,6 +51,7 @@ enum ResultKey {
             parts.append("bg:\(background.red):\(background.green):\(background.blue)")
         }
         if !options.stripColorProfile { parts.append("scp:0") }
+        if !options.autoRotate { parts.append("ar:0") }
         if options.enforceThumbnail { parts.append("eth:1") }
         if options.raw { parts.append("raw:1") }
         if !options.cacheBuster.isEmpty { parts.append("cb:\(options.cacheBuster)") }

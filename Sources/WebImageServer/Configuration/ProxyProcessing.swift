@@ -26,6 +26,9 @@ extension ImageProxyConfiguration {
         /// Convert results to sRGB and drop the colour profile unless the URL says `strip_color_profile:false`
         /// (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE`). Default true.
         public var stripsColorProfile = true
+        /// Turn sources upright by their EXIF orientation unless the URL says `auto_rotate:false` (imgproxy's
+        /// `IMGPROXY_AUTO_ROTATE`). Default true.
+        public var autoRotates = true
         /// Process an HEIC or AVIF source's embedded thumbnail unless the URL says `enforce_thumbnail:false`
         /// (imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`). Default false.
         public var enforcesThumbnail = false
@@ -48,6 +51,7 @@ extension ImageProxyConfiguration {
             var options = ProcessingOptions()
             options.stripColorProfile = stripsColorProfile
             options.enforceThumbnail = enforcesThumbnail
+            options.autoRotate = autoRotates
             options.skipProcessing = skipProcessingFormats
             options.stripMetadata = stripsMetadata
             options.keepCopyright = keepsCopyright

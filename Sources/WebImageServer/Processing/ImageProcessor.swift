@@ -44,7 +44,8 @@ struct ImageProcessor: Sendable {
         // first (imgproxy trims before anything else, and never an animation it keeps).
         let trims = options.trim != nil && !keepsFrames
         let thumbnail = options.enforceThumbnail && Self.thumbnailFormats.contains(header.format)
-        let upright = uprightSize(header.pixelSize, orientation: header.orientation, rotate: options.rotate)
+        let upright = uprightSize(header.pixelSize, orientation: options.autoRotate ? header.orientation : .up,
+                                  rotate: options.rotate)
         let plan = ProcessingPlan(source: upright, options: options,
                                   limits: limits(for: options, frames: keepsFrames ? frames : 1))
         let keepsProfile = !options.stripColorProfile && (named.map(Self.carriesProfile) ?? false)
@@ -73,7 +74,8 @@ struct ImageProcessor: Sendable {
     /// says), then the filters.
     private func transform(_ image: Image, storedSize: PixelSize, plan: ProcessingPlan,
                            options: ProcessingOptions) throws(ProxyError) -> Image {
-        let upright = uprightSize(storedSize, orientation: image.orientation, rotate: options.rotate)
+        let orientation = options.autoRotate ? image.orientation : .up
+        let upright = uprightSize(storedSize, orientation: orientation, rotate: options.rotate)
         // The header told the orientation the plan was made for; a decoder that reports another (a damaged
         // file) gets a plan of its own rather than crops in the wrong axes.
         let plan = upright == plan.source ? plan : ProcessingPlan(source: upright, options: options,
@@ -82,7 +84,7 @@ struct ImageProcessor: Sendable {
         frames.reserveCapacity(image.frameCount)
         var smart = SmartPlacement()
         for frame in image.frames {
-            var pixels = frame.pixels.converted(to: .rgba8).applying(image.orientation)
+            var pixels = frame.pixels.converted(to: .rgba8).applying(orientation)
             pixels = pixels.applying(Self.orientation(forClockwise: options.rotate))
             pixels = transform(pixels, plan: plan, upright: upright, options: options, smart: &smart)
             frames.append(ImageFrame(pixels: pixels, duration: frame.duration))

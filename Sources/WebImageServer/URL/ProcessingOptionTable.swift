@@ -136,7 +136,7 @@ enum ProcessingOptionTable {
             try arguments.set(0, &options.flipHorizontally, arguments.boolean)
             try arguments.set(1, &options.flipVertically, arguments.boolean)
         },
-        onlyValue(["auto_rotate", "ar"], true, "the service always applies the orientation"),
+        flag(["auto_rotate", "ar"], \.autoRotate),
     ]
 
     static let output: [ProcessingOptionSpec] = [
@@ -302,18 +302,6 @@ enum ProcessingOptionTable {
             }
             try arguments.count(1...1)
             try apply(arguments, &options)
-        }
-    }
-
-    /// A switch the service has one setting of: that value is accepted (it is what happens anyway), the other
-    /// refused with `reason`, rather than ignored.
-    private static func onlyValue(_ names: [String], _ accepted: Bool, _ reason: String) -> ProcessingOptionSpec {
-        spec(names) { arguments, _ throws(ProxyError) in
-            var value = accepted
-            try arguments.single(&value, arguments.boolean)
-            guard value == accepted else {
-                throw .badRequest("\(names[0]):\(!accepted) is not supported: \(reason)")
-            }
         }
     }
 

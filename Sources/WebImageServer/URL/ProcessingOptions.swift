@@ -143,6 +143,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var sharpen = 0.0
     /// Clockwise rotation, a multiple of 90. Default 0.
     public var rotate = 0
+    /// Turn the image upright by its EXIF (or XMP) orientation (imgproxy's `auto_rotate`); false keeps the pixels
+    /// as stored. Default true (the operator's `IMGPROXY_AUTO_ROTATE`).
+    public var autoRotate = true
     /// Mirror the image left to right, after rotating (imgproxy's `flip`). Default false.
     public var flipHorizontally = false
     /// Mirror the image top to bottom, after rotating. Default false.

@@ -295,6 +295,12 @@ enum ServeOptions {
                     field: "configuration.processing.stripsColorProfile") { settings, given in
             settings.configuration.processing.stripsColorProfile = given.text == "true"
         },
+        ServeOption(name: "auto-rotate", variables: ["WEBIMAGE_AUTO_ROTATE", "IMGPROXY_AUTO_ROTATE"], kind: .invertible,
+                    help: "Turn sources upright by their EXIF orientation unless the URL says auto_rotate:false; "
+                        + "--no-auto-rotate keeps the stored pixels unless it says true. Default on.",
+                    field: "configuration.processing.autoRotates") { settings, given in
+            settings.configuration.processing.autoRotates = given.text == "true"
+        },
         .toggle("enforce-thumbnail", ["WEBIMAGE_ENFORCE_THUMBNAIL", "IMGPROXY_ENFORCE_THUMBNAIL"],
                 "Process an HEIC or AVIF source's embedded thumbnail unless the URL says enforce_thumbnail:false.",
                 field: "configuration.processing.enforcesThumbnail", \.configuration.processing.enforcesThumbnail),
