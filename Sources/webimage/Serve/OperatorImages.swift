@@ -56,3 +56,46 @@ extension ServeSettings {
         }
     }
 }
+
+/// The operator's images given inline: their bytes bounded and checked at start-up, so a bad one stops it naming
+/// its option.
+extension ServeOptions {
+    /// The bytes of an image a `…-path` option names (`base64` false) or a `…-data` option holds, at most 10 MB.
+    static func imageBytes(_ given: ServeOption.Given, base64: Bool) throws -> Data {
+        let bytes: Data
+        if base64 {
+            guard let data = Data(base64Encoded: given.text) else { throw given.failure("give base64") }
+            bytes = data
+        } else {
+            guard let data = FileManager.default.contents(atPath: given.text) else {
+                throw CLIFailure(subject: given.origin, reason: "cannot read '\(given.text)'")
+            }
+            bytes = data
+        }
+        guard bytes.count <= 10 << 20 else {
+            throw CLIFailure(subject: given.origin, reason: "the image is \(bytes.count) bytes: give at most 10 MB")
+        }
+        return bytes
+    }
+
+    /// Image bytes whose header the coders read, checked now so a bad image stops the start-up naming its option.
+    static func checkedImage(_ data: Data, given: ServeOption.Given) throws -> Data {
+        do {
+            _ = try CodersManager.shared.header(for: data)
+        } catch {
+            throw CLIFailure(subject: given.origin, reason: "not a usable image: \(error)")
+        }
+        return data
+    }
+
+    /// The watermark image decoded now, within bounds, so a bad one stops the start-up naming its option.
+    static func watermark(_ data: Data, given: ServeOption.Given) throws -> Image {
+        do {
+            return try CodersManager.shared.decode(data, options: ImageDecodeOptions(firstFrameOnly: true,
+                                                                                     applyOrientation: true,
+                                                                                     maxPixelCount: 16 << 20))
+        } catch {
+            throw CLIFailure(subject: given.origin, reason: "the watermark is not a usable image: \(error)")
+        }
+    }
+}

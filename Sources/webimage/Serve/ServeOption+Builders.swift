@@ -38,6 +38,14 @@ extension ServeOption {
         }
     }
 
+    /// `--name` and `--no-name` (a variable 1 or 0) setting `keyPath`.
+    static func invertible(_ name: String, _ variables: [String], _ help: String, field: String,
+                           _ keyPath: WritableKeyPath<ServeSettings, Bool> & Sendable) -> ServeOption {
+        ServeOption(name: name, variables: variables, kind: .invertible, help: help, field: field) { settings, given in
+            settings[keyPath: keyPath] = given.text == "true"
+        }
+    }
+
     /// Repeated values, each checked by `check`.
     static func list(_ name: String, _ variables: [String], _ help: String, valueName: String, field: String,
                      _ keyPath: WritableKeyPath<ServeSettings, [String]> & Sendable,

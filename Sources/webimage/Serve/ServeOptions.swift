@@ -7,7 +7,7 @@ import WebImageServer
 
 /// Every `webimage serve` option, each declared once, in the order `--help` lists them.
 enum ServeOptions {
-    static let all: [ServeOption] = listening + signing + sources + limits + timeouts + caches + sharedCache
+    static let all: [ServeOption] = listening + signing + sources + s3 + limits + timeouts + caches + sharedCache
         + concurrency + processing + responses + process
 
     static let listening: [ServeOption] = [
@@ -68,44 +68,6 @@ enum ServeOptions {
                 throw given.failure("give an existing directory")
             }
             settings.configuration.sources.localRoot = URL(fileURLWithPath: given.text, isDirectory: true)
-        },
-        ServeOption(name: "use-s3", variables: ["WEBIMAGE_USE_S3", "IMGPROXY_USE_S3"], kind: .invertible,
-                    help: "Serve s3://BUCKET/KEY[?VERSION] sources from an S3-compatible store, signed with AWS SigV4 "
-                        + "(needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY). Default off.",
-                    field: "configuration.sources.s3") { settings, given in
-            settings.s3.enabled = given.text == "true"
-        },
-        ServeOption(name: "s3-endpoint", variables: ["WEBIMAGE_S3_ENDPOINT", "IMGPROXY_S3_ENDPOINT"], kind: .value("URL"),
-                    help: "The store's http(s) URL (MinIO, Ceph RGW, R2 …); the address policy does not apply to it. "
-                        + "Default AWS's https://s3.REGION.amazonaws.com.", field: "configuration.sources.s3.endpoint") { settings, given in
-            guard let url = URL(string: given.text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-                  url.host?.isEmpty == false else { throw given.failure("give an http or https URL") }
-            settings.s3.endpoint = url
-        },
-        ServeOption(name: "s3-region", variables: ["WEBIMAGE_S3_REGION", "IMGPROXY_S3_REGION", "AWS_REGION"],
-                    kind: .value("REGION"), help: "The region requests are signed for. Default us-east-1.",
-                    field: "configuration.sources.s3.region") { settings, given in
-            settings.s3.region = given.text
-        },
-        ServeOption(name: "s3-path-style", variables: ["WEBIMAGE_S3_PATH_STYLE", "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE"],
-                    kind: .invertible, help: "ENDPOINT/BUCKET/KEY; --no-s3-path-style asks BUCKET.ENDPOINT/KEY. Default on.",
-                    field: "configuration.sources.s3.usesPathStyle") { settings, given in
-            settings.s3.usesPathStyle = given.text == "true"
-        },
-        ServeOption(name: "s3-access-key-id", variables: ["WEBIMAGE_S3_ACCESS_KEY_ID", "AWS_ACCESS_KEY_ID"],
-                    kind: .value("ID"), help: "The store's access key id. Default: none.",
-                    field: "configuration.sources.s3.credentials.accessKeyID") { settings, given in
-            settings.s3.accessKeyID = given.text
-        },
-        ServeOption(name: "s3-secret-access-key", variables: ["WEBIMAGE_S3_SECRET_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY"],
-                    kind: .value("SECRET"), help: "The store's secret key (prefer the variable: flags show in ps). Default: none.",
-                    field: "configuration.sources.s3.credentials.secretAccessKey") { settings, given in
-            settings.s3.secretAccessKey = given.text
-        },
-        ServeOption(name: "s3-session-token", variables: ["WEBIMAGE_S3_SESSION_TOKEN", "AWS_SESSION_TOKEN"],
-                    kind: .value("TOKEN"), help: "A temporary key's session token. Default: none.",
-                    field: "configuration.sources.s3.credentials.sessionToken") { settings, given in
-            settings.s3.sessionToken = given.text
         },
         .number("max-redirects", ["WEBIMAGE_MAX_REDIRECTS", "IMGPROXY_MAX_REDIRECTS"],
                 "Redirects followed per source, each hop checked like the source.",
@@ -288,19 +250,14 @@ enum ServeOptions {
             let bytes = try ServeOptions.imageBytes(given, base64: true)
             settings.configuration.processing.fallbackImage = try ServeOptions.checkedImage(bytes, given: given)
         },
-        ServeOption(name: "strip-color-profile", variables: ["WEBIMAGE_STRIP_COLOR_PROFILE", "IMGPROXY_STRIP_COLOR_PROFILE"],
-                    kind: .invertible,
-                    help: "Convert results to sRGB without a profile unless the URL says strip_color_profile:false; "
+        .invertible("strip-color-profile", ["WEBIMAGE_STRIP_COLOR_PROFILE", "IMGPROXY_STRIP_COLOR_PROFILE"],
+                    "Convert results to sRGB without a profile unless the URL says strip_color_profile:false; "
                         + "--no-strip-color-profile keeps the source's profile unless it says true. Default on.",
-                    field: "configuration.processing.stripsColorProfile") { settings, given in
-            settings.configuration.processing.stripsColorProfile = given.text == "true"
-        },
-        ServeOption(name: "auto-rotate", variables: ["WEBIMAGE_AUTO_ROTATE", "IMGPROXY_AUTO_ROTATE"], kind: .invertible,
-                    help: "Turn sources upright by their EXIF orientation unless the URL says auto_rotate:false; "
+                    field: "configuration.processing.stripsColorProfile", \.configuration.processing.stripsColorProfile),
+        .invertible("auto-rotate", ["WEBIMAGE_AUTO_ROTATE", "IMGPROXY_AUTO_ROTATE"],
+                    "Turn sources upright by their EXIF orientation unless the URL says auto_rotate:false; "
                         + "--no-auto-rotate keeps the stored pixels unless it says true. Default on.",
-                    field: "configuration.processing.autoRotates") { settings, given in
-            settings.configuration.processing.autoRotates = given.text == "true"
-        },
+                    field: "configuration.processing.autoRotates", \.configuration.processing.autoRotates),
         .toggle("enforce-thumbnail", ["WEBIMAGE_ENFORCE_THUMBNAIL", "IMGPROXY_ENFORCE_THUMBNAIL"],
                 "Process an HEIC or AVIF source's embedded thumbnail unless the URL says enforce_thumbnail:false.",
                 field: "configuration.processing.enforcesThumbnail", \.configuration.processing.enforcesThumbnail),
@@ -327,21 +284,15 @@ enum ServeOptions {
         .toggle("only-presets", ["WEBIMAGE_ONLY_PRESETS", "IMGPROXY_ONLY_PRESETS"],
                 "Presets-only mode: a URL's options are one segment of :-separated preset names.",
                 field: "configuration.processing.onlyPresets", \.configuration.processing.onlyPresets),
-        ServeOption(name: "strip-metadata", variables: ["WEBIMAGE_STRIP_METADATA", "IMGPROXY_STRIP_METADATA"],
-                    kind: .invertible,
-                    help: "Drop the source's metadata from results unless the URL says strip_metadata:false; "
+        .invertible("strip-metadata", ["WEBIMAGE_STRIP_METADATA", "IMGPROXY_STRIP_METADATA"],
+                    "Drop the source's metadata from results unless the URL says strip_metadata:false; "
                         + "--no-strip-metadata keeps it (EXIF orientation 1) unless the URL says true. Default on.",
-                    field: "configuration.processing.stripsMetadata") { settings, given in
-            settings.configuration.processing.stripsMetadata = given.text == "true"
-        },
-        ServeOption(name: "keep-copyright", variables: ["WEBIMAGE_KEEP_COPYRIGHT", "IMGPROXY_KEEP_COPYRIGHT"],
-                    kind: .invertible,
-                    help: "When stripping metadata keep the copyright (EXIF Artist and Copyright, IPTC by-line, credit "
+                    field: "configuration.processing.stripsMetadata", \.configuration.processing.stripsMetadata),
+        .invertible("keep-copyright", ["WEBIMAGE_KEEP_COPYRIGHT", "IMGPROXY_KEEP_COPYRIGHT"],
+                    "When stripping metadata keep the copyright (EXIF Artist and Copyright, IPTC by-line, credit "
                         + "and copyright notice, XMP dc, xmpRights and cc) unless the URL says keep_copyright:false; "
                         + "--no-keep-copyright drops it unless the URL says true. Default on.",
-                    field: "configuration.processing.keepsCopyright") { settings, given in
-            settings.configuration.processing.keepsCopyright = given.text == "true"
-        },
+                    field: "configuration.processing.keepsCopyright", \.configuration.processing.keepsCopyright),
         .number("quality", ["WEBIMAGE_QUALITY", "IMGPROXY_QUALITY"],
                 "Quality when the URL gives none and --format-quality has none for the format (1-100).",
                 field: "configuration.processing.defaultQuality", \.configuration.processing.defaultQuality,
@@ -400,73 +351,6 @@ enum ServeOptions {
         },
     ]
 
-    /// `--negotiate-FORMAT` / `--no-negotiate-FORMAT`: whether Accept chooses `format` when the URL names none.
-    private static func negotiation(_ format: String, auto: [String],
-                                    _ mode: WritableKeyPath<ImageProxyConfiguration.Negotiation,
-                                                            ImageProxyConfiguration.Negotiation.Mode> & Sendable) -> ServeOption {
-        let upper = format.uppercased()
-        let on = ServeSettings.defaults.configuration.responses.negotiation[keyPath: mode] != .off
-        return ServeOption(name: "negotiate-\(format)", variables: ["WEBIMAGE_NEGOTIATE_\(upper)"] + auto, kind: .invertible,
-                           help: "Answer \(format) to clients that list it when the URL names no format "
-                               + "(--no-negotiate-\(format): never). Default \(on ? "on" : "off").",
-                           field: "configuration.responses.negotiation.\(format)") { settings, given in
-            settings.configuration.responses.negotiation[keyPath: mode] = given.text == "true" ? .preferred : .off
-        }
-    }
-
-    /// `--enforce-FORMAT`: Accept chooses `format` even over the URL's format (imgproxy's `IMGPROXY_ENFORCE_*`).
-    private static func enforcement(_ format: String,
-                                    _ mode: WritableKeyPath<ImageProxyConfiguration.Negotiation,
-                                                            ImageProxyConfiguration.Negotiation.Mode> & Sendable) -> ServeOption {
-        let upper = format.uppercased()
-        return ServeOption(name: "enforce-\(format)", variables: ["WEBIMAGE_ENFORCE_\(upper)", "IMGPROXY_ENFORCE_\(upper)"],
-                           kind: .toggle,
-                           help: "Answer \(format) to clients that list it even when the URL names another format"
-                               + (format == "webp" ? "." : " (not for animations)."),
-                           field: "configuration.responses.negotiation.\(format)") { settings, given in
-            if given.text == "true" { settings.configuration.responses.negotiation[keyPath: mode] = .enforced }
-        }
-    }
-
-    /// The bytes of an image a `…-path` option names (`base64` false) or a `…-data` option holds, at most 10 MB.
-    static func imageBytes(_ given: ServeOption.Given, base64: Bool) throws -> Data {
-        let bytes: Data
-        if base64 {
-            guard let data = Data(base64Encoded: given.text) else { throw given.failure("give base64") }
-            bytes = data
-        } else {
-            guard let data = FileManager.default.contents(atPath: given.text) else {
-                throw CLIFailure(subject: given.origin, reason: "cannot read '\(given.text)'")
-            }
-            bytes = data
-        }
-        guard bytes.count <= 10 << 20 else {
-            throw CLIFailure(subject: given.origin, reason: "the image is \(bytes.count) bytes: give at most 10 MB")
-        }
-        return bytes
-    }
-
-    /// Image bytes whose header the coders read, checked now so a bad image stops the start-up naming its option.
-    static func checkedImage(_ data: Data, given: ServeOption.Given) throws -> Data {
-        do {
-            _ = try CodersManager.shared.header(for: data)
-        } catch {
-            throw CLIFailure(subject: given.origin, reason: "not a usable image: \(error)")
-        }
-        return data
-    }
-
-    /// The watermark image decoded now, within bounds, so a bad one stops the start-up naming its option.
-    static func watermark(_ data: Data, given: ServeOption.Given) throws -> Image {
-        do {
-            return try CodersManager.shared.decode(data, options: ImageDecodeOptions(firstFrameOnly: true,
-                                                                                     applyOrientation: true,
-                                                                                     maxPixelCount: 16 << 20))
-        } catch {
-            throw CLIFailure(subject: given.origin, reason: "the watermark is not a usable image: \(error)")
-        }
-    }
-
     static let process: [ServeOption] = [
         .duration("drain-seconds", ["WEBIMAGE_DRAIN_SECONDS"],
                   "On SIGTERM/SIGINT, how long requests under way may finish, in seconds.", field: "drainTimeout",
@@ -490,10 +374,9 @@ enum ServeOptions {
             }
             settings.logFormat = format
         },
-        ServeOption(name: "access-log", variables: ["WEBIMAGE_ACCESS_LOG"], kind: .invertible,
-                    help: "One info line per request on stderr (logger SwiftWebImage.serve.access); --no-access-log "
-                        + "turns it off. Default on.", field: "accessLog") { settings, given in
-            settings.accessLog = given.text == "true"
-        },
+        .invertible("access-log", ["WEBIMAGE_ACCESS_LOG"],
+                    "One info line per request on stderr (logger SwiftWebImage.serve.access); --no-access-log "
+                        + "turns it off. Default on.",
+                    field: "accessLog", \.accessLog),
     ]
 }
