@@ -45,11 +45,17 @@ public struct SourcePolicy: Sendable, Hashable {
         if let problem = URLValidation.problem(with: url) {
             throw .badRequest("the source '\(source)' is not a valid URL: \(problem)")
         }
-        if !allowedPrefixes.isEmpty, !allowedPrefixes.contains(where: { Self.starts(source.utf8[...], with: $0.utf8[...]) }) {
-            throw .sourceNotAllowed("\(source) matches no allowed source prefix")
-        }
+        try checkPrefix(source)
         if let address = IPAddress(host: host) { try check(address: address, host: host) }
         return url
+    }
+
+    /// Throws ``ProxyError/sourceNotAllowed(_:)`` when there is an allowlist and `source`, as written, starts with
+    /// none of its prefixes (every kind of source: http(s), `local://`, `s3://`).
+    func checkPrefix(_ source: String) throws(ProxyError) {
+        guard !allowedPrefixes.isEmpty,
+              !allowedPrefixes.contains(where: { Self.starts(source.utf8[...], with: $0.utf8[...]) }) else { return }
+        throw .sourceNotAllowed("\(source) matches no allowed source prefix")
     }
 
     /// Whether `text` starts with `pattern`, each `*` of which stands for any run of characters but `/`.

@@ -32,10 +32,7 @@ struct LocalSource: Sendable {
         guard !url.path.split(separator: "/").contains("..") else {
             throw .sourceNotAllowed("the local source's path climbs out with '..'")
         }
-        if !policy.allowedPrefixes.isEmpty,
-           !policy.allowedPrefixes.contains(where: { SourcePolicy.starts(source.utf8[...], with: $0.utf8[...]) }) {
-            throw .sourceNotAllowed("\(source) matches no allowed source prefix")
-        }
+        try policy.checkPrefix(source)
         return url
     }
 

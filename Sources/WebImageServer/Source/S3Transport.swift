@@ -68,10 +68,7 @@ extension S3Object {
         guard let url = URL(string: source), S3Object(url) != nil else {
             throw .badRequest("an S3 source is s3://BUCKET/KEY, with an optional ?VERSION")
         }
-        if !policy.allowedPrefixes.isEmpty,
-           !policy.allowedPrefixes.contains(where: { SourcePolicy.starts(source.utf8[...], with: $0.utf8[...]) }) {
-            throw .sourceNotAllowed("\(source) matches no allowed source prefix")
-        }
+        try policy.checkPrefix(source)
         return url
     }
 }
