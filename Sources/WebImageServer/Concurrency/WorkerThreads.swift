@@ -25,6 +25,7 @@ package final class WorkerThreads: Sendable {
                               _ body: @escaping @Sendable () throws(ProxyError) -> Value,
                               onEnd: @escaping @Sendable () -> Void) async throws(ProxyError) -> Value {
         let cancellation = WorkCancellation()
+        let deadline = ContinuousClock.now + limit
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, ProxyError>, Never>) in
             let once = ResumeOnce(continuation)
             let timer = Task {
@@ -40,7 +41,8 @@ package final class WorkerThreads: Sendable {
                 } else {
                     outcome = .failure(.unavailable("the service is shutting down"))
                 }
-                if cancellation.isCancelled { outcome = .failure(timeout) }
+                // Past the limit is a timeout even when the timer task has not run yet (a busy cooperative pool).
+                if cancellation.isCancelled || ContinuousClock.now > deadline { outcome = .failure(timeout) }
                 timer.cancel()
                 onEnd()
                 once.resume(returning: outcome)
