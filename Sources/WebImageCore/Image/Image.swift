@@ -46,12 +46,17 @@ public final class Image: Sendable {
     /// encoders should write; nil: none. Encoders write it as is, except that the EXIF orientation is made to
     /// match ``orientation``.
     public let metadata: ImageMetadata?
+    /// Rasterised from a vector source (SVG, PDF: SDWebImage's `sd_isVector`): transformers leave it alone unless
+    /// ``WebImageOptions/transformVectorImage`` is set, since a better raster comes from rasterising at the size
+    /// wanted.
+    public let isVector: Bool
 
     public init(frames: [ImageFrame], scale: Double = 1, orientation: ImageOrientation = .up, loopCount: Int = 0,
                 format: ImageFormat = .undefined, hasAlpha: Bool? = nil, isIncremental: Bool = false,
                 isThumbnail: Bool = false, isTransformed: Bool = false, extendedData: Data? = nil,
                 decodeOptions: ImageDecodeOptions? = nil, animatedImageData: Data? = nil, iccProfile: Data? = nil,
-                colorProfileIssue: String? = nil, metadata: ImageMetadata? = nil) {
+                colorProfileIssue: String? = nil, metadata: ImageMetadata? = nil,
+                isVector: Bool = false) {
         precondition(!frames.isEmpty, "an Image needs at least one frame")
         self.frames = frames
         self.scale = scale > 0 && scale.isFinite ? scale : 1
@@ -68,6 +73,7 @@ public final class Image: Sendable {
         self.iccProfile = iccProfile
         self.colorProfileIssue = colorProfileIssue
         self.metadata = metadata?.isEmpty == false ? metadata : nil
+        self.isVector = isVector
     }
 
     /// A still image from one raster.
@@ -110,14 +116,16 @@ public final class Image: Sendable {
                      loopCount: Int? = nil, format: ImageFormat? = nil, hasAlpha: Bool? = nil,
                      isIncremental: Bool? = nil, isThumbnail: Bool? = nil, isTransformed: Bool? = nil,
                      extendedData: Data?? = nil, decodeOptions: ImageDecodeOptions?? = nil, iccProfile: Data?? = nil,
-                     colorProfileIssue: String?? = nil, metadata: ImageMetadata?? = nil) -> Image {
+                     colorProfileIssue: String?? = nil, metadata: ImageMetadata?? = nil,
+                     isVector: Bool? = nil) -> Image {
         Image(frames: frames ?? self.frames, scale: scale ?? self.scale, orientation: orientation ?? self.orientation,
               loopCount: loopCount ?? self.loopCount, format: format ?? self.format,
               hasAlpha: hasAlpha ?? self.hasAlpha, isIncremental: isIncremental ?? self.isIncremental,
               isThumbnail: isThumbnail ?? self.isThumbnail, isTransformed: isTransformed ?? self.isTransformed,
               extendedData: extendedData ?? self.extendedData, decodeOptions: decodeOptions ?? self.decodeOptions,
               animatedImageData: frames == nil ? animatedImageData : nil, iccProfile: iccProfile ?? self.iccProfile,
-              colorProfileIssue: colorProfileIssue ?? self.colorProfileIssue, metadata: metadata ?? self.metadata)
+              colorProfileIssue: colorProfileIssue ?? self.colorProfileIssue, metadata: metadata ?? self.metadata,
+              isVector: isVector ?? self.isVector)
     }
 
     /// This image stamped with `options` when its coder recorded none: SDWebImage's loader and cache set
