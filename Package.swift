@@ -127,7 +127,7 @@ let package = Package(
         .executableTarget(name: "webimage-benchmarks",
                           dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL", "CTIFF",
                                          .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
-                                         "WebImageServer", "RedisTestSupport"],
+                                         "WebImageServer", "RedisTestSupport", "S3TestSupport", "AWSSigV4"],
                           path: "Benchmarks/WebImageBenchmarks"),
 
         // An in-process HTTP server on 127.0.0.1: the demo's image server, and the tests' and benchmarks'.
@@ -145,6 +145,12 @@ let package = Package(
                 dependencies: ["WebImageRedis", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio")],
                 path: "Tests/RedisSupport"),
+
+        // A real S3-compatible server (`moto_server`) on a free loopback port: the S3 source tests' and the benchmarks'.
+        .target(name: "S3TestSupport",
+                dependencies: ["RedisTestSupport", "TestSupport", "AWSSigV4",
+                               .product(name: "AsyncHTTPClient", package: "async-http-client")],
+                path: "Tests/S3Support"),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"]),
         .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter", "TestSupport"]),
@@ -169,7 +175,8 @@ let package = Package(
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageServerTests",
-                    dependencies: ["WebImageServer", "AWSSigV4", "TestSupport", "RedisTestSupport", "URLPropertyChild",
+                    dependencies: ["WebImageServer", "AWSSigV4", "TestSupport", "RedisTestSupport", "S3TestSupport",
+                                   "URLPropertyChild",
                                    "SSRFNamespaceChild",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "MetricsTestKit", package: "swift-metrics"),

@@ -21,6 +21,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("fetch-rss", FetchRSSBenchmark.run),
     ("shared-tier", SharedTierBenchmark.run),
     ("deadline", DeadlineBenchmark.run),
+    ("s3", S3Benchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -10,13 +10,13 @@ import AWSSigV4
 /// in `.build-moto/`). Started with `INITIAL_NO_AUTH_ACTION_COUNT`, it takes the first few actions unsigned —
 /// an IAM user with an S3 policy and its access key, a bucket and its objects — and checks every request's
 /// Signature Version 4 after them.
-final class MotoServer: Sendable {
-    let port: Int
-    let accessKeyID: String
-    let secretAccessKey: String
+public final class MotoServer: Sendable {
+    public let port: Int
+    public let accessKeyID: String
+    public let secretAccessKey: String
     private let process: Process
 
-    var endpoint: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var endpoint: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     private init(port: Int, accessKeyID: String, secretAccessKey: String, process: Process) {
         self.port = port
@@ -25,13 +25,13 @@ final class MotoServer: Sendable {
         self.process = process
     }
 
-    static var executable: URL {
+    public static var executable: URL {
         if let path = ProcessInfo.processInfo.environment["MOTO_SERVER"] { return URL(fileURLWithPath: path) }
         return TestCorpus.packageRoot.appendingPathComponent(".build-moto/bin/moto_server")
     }
 
     /// A server holding `objects` (key → bytes) in `bucket`, and a key that may read them.
-    static func start(bucket: String, objects: [String: Data]) async throws -> MotoServer {
+    public static func start(bucket: String, objects: [String: Data]) async throws -> MotoServer {
         let port = try RedisServerProcess.freePort()
         let process = Process()
         process.executableURL = executable
@@ -67,7 +67,7 @@ final class MotoServer: Sendable {
 
     /// Writes `data` under `key` in `bucket` as a client of the store does: signed with the server's key, which
     /// moto checks once its unsigned setup actions are spent.
-    func put(_ key: String, _ data: Data, bucket: String) async throws {
+    public func put(_ key: String, _ data: Data, bucket: String) async throws {
         let path = "/\(bucket)/\(key)"
         let host = "127.0.0.1:\(port)"
         let payloadHash = SigV4Signer.payloadHash(of: data)
@@ -89,7 +89,7 @@ final class MotoServer: Sendable {
     }
 
     /// Kills the server: SIGKILL, because a child can inherit a blocked SIGTERM from the test runner's thread.
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
