@@ -20,8 +20,8 @@ struct SVGCoderTests {
         // Physical units at libvips' 72 DPI: 1in = 72 px, 2.54cm = 72 px, 72pt = 72 px.
         ("width=\"1in\" height=\"2.54cm\"", 72, 72),
         ("width=\"72pt\" height=\"6pc\"", 72, 72),
-        // Percentages and no viewBox: the drawing's extent from the origin.
-        ("width=\"100%\" height=\"100%\"", 50, 40),
+        // Percentages and no viewBox: the drawing's extent.
+        ("width=\"100%\" height=\"100%\"", 40, 30),
         // Half a pixel rounds up, as libvips rounds.
         ("width=\"10.5\" height=\"9.4\"", 11, 9),
     ] as [(String, Int, Int)])
@@ -55,7 +55,7 @@ struct SVGCoderTests {
     }
 
     @Test func transparentBackground() throws {
-        let image = try Self.coder.decode(Self.svg("width=\"10\" height=\"10\"", "<circle cx=\"5\" cy=\"5\" r=\"1\"/>"),
+        let image = try Self.coder.decode(Self.svg("width=\"10\" height=\"10\"", "<circle cx=\"5\" cy=\"5\" r=\"3\"/>"),
                                           options: .init())
         #expect(Self.pixel(image, 0, 0) == [0, 0, 0, 0])
         #expect(Self.pixel(image, 5, 5)[3] == 255)
