@@ -42,14 +42,14 @@ import TestSupport
         return path
     }
 
-    /// Runs `arguments` in a child; checks it ended by itself within 10 s and 32 MB over the baseline.
-    private func measured(_ arguments: [String], baseline: Double,
+    /// Runs `arguments` in a child; checks it ended by itself within `seconds` and 32 MB over the baseline.
+    private func measured(_ arguments: [String], baseline: Double, seconds: Double = 10,
                           sourceLocation: SourceLocation = #_sourceLocation) async throws -> MeasuredRun.Result {
         let result = try await MeasuredRun.run(arguments, timeout: 60)
         #expect(result.signal == nil, "\(arguments) died from signal \(result.signal ?? 0)", sourceLocation: sourceLocation)
         #expect(result.peakMB < baseline + 32, "\(arguments): peak \(result.peakMB) MB over a \(baseline) MB baseline",
                 sourceLocation: sourceLocation)
-        #expect(result.seconds < 10, "\(arguments) took \(result.seconds) s", sourceLocation: sourceLocation)
+        #expect(result.seconds < seconds, "\(arguments) took \(result.seconds) s", sourceLocation: sourceLocation)
         return result
     }
 
@@ -61,8 +61,7 @@ import TestSupport
             let result = try await measured(arguments, baseline: baseline)
             #expect(result.status == 1)
             #expect(result.stderrLines.count == 1)
-            #expect(result.stderrLines.first?.hasPrefix("webimage: \(file): corrupt image data: librsvg: ") == true,
-                    "\(result.stderr)")
+            #expect(result.stderrLines.first?.hasSuffix("Detected an entity reference loop") == true, "\(result.stderr)")
         }
     }
 
@@ -73,21 +72,24 @@ import TestSupport
         for arguments in [["info", file], ["decode", file, "-o", dir.path("out.pam")]] {
             let result = try await measured(arguments, baseline: baseline)
             #expect(result.status == 1)
-            #expect(result.stderrLines.first?.hasPrefix("webimage: \(file): corrupt image data: librsvg: ") == true,
+            #expect(result.stderrLines.count == 1)
+            #expect(result.stderrLines.first?.hasSuffix("Excessive depth in document: 256 use XML_PARSE_HUGE option") == true,
                     "\(result.stderr)")
         }
     }
 
+    /// librsvg stops at its 500,000 referenced elements, after about 6 s of one core (measured on the
+    /// development machine): the slowest end of the hostile files, and no deadline can cut it short.
     @Test func useFanOutStopsAtLibrsvgsLimit() async throws {
         let dir = try TemporaryDirectory()
         let file = try Self.write(Self.useFanOut, "fanout.svg", to: dir)
         let baseline = try await MeasuredRun.baselineMB()
         let info = try await measured(["info", file], baseline: baseline)
         #expect(info.status == 0)
-        let decode = try await measured(["decode", file, "-o", dir.path("out.pam")], baseline: baseline)
+        let decode = try await measured(["decode", file, "-o", dir.path("out.pam")], baseline: baseline, seconds: 30)
         #expect(decode.status == 1)
-        #expect(decode.stderrLines.first?.hasPrefix("webimage: \(file): corrupt image data: librsvg: ") == true,
-                "\(decode.stderr)")
+        #expect(decode.stderrLines == ["webimage: \(file): corrupt image data: librsvg: exceeded more than 500000 "
+                                       + "referenced elements"])
     }
 
     /// `info` and a full decode refuse the declared size as over the pixel limit (the header is read without
