@@ -55,6 +55,9 @@ let package = Package(
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // libxml2: the service's SVG sanitiser reads documents with it (entities expanded within its limits).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // librsvg 2.54 (with cairo and GLib): SVG rasterising, the library libvips and imgproxy use. Its flags
+        // carry -pthread, which SwiftPM drops with a warning (no header needs it).
+        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // libjpeg behind a setjmp error handler (incremental decoding).
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng's full and progressive readers report errors by longjmp, which Swift cannot catch.
@@ -69,7 +72,7 @@ let package = Package(
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim",
-                               "CColorShim", "CDeflate", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CTIFF"]),
+                               "CColorShim", "CDeflate", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CTIFF", "CRSVG"]),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs", "CSystemShim",
                                                  .product(name: "Crypto", package: "swift-crypto"),
@@ -128,7 +131,7 @@ let package = Package(
 
         .executableTarget(name: "webimage-benchmarks",
                           dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL", "CTIFF",
-                                         .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
+                                         "CRSVG", .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
                                          "WebImageServer", "RedisTestSupport", "S3TestSupport", "AWSSigV4"],
                           path: "Benchmarks/WebImageBenchmarks"),
 
