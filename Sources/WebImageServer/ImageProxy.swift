@@ -88,7 +88,10 @@ public final class ImageProxy: Sendable {
                                    },
                                    animation: ImageProcessor.AnimationLimits(
                                        maxFrames: configuration.limits.maxAnimationFrames,
-                                       maxFramePixels: configuration.limits.maxAnimationFramePixels))
+                                       maxFramePixels: configuration.limits.maxAnimationFramePixels),
+                                   vectors: ImageProcessor.VectorHandling(
+                                       sanitizesSVG: configuration.processing.sanitizesSVG,
+                                       alwaysRasterizesSVG: configuration.processing.alwaysRasterizesSVG))
         limiter = WorkLimiter(workers: configuration.concurrency.workers, queueLimit: configuration.concurrency.queueSize,
                               queueDepth: statistics.instruments.queueDepth)
         workers = WorkerThreads(count: configuration.concurrency.workers)

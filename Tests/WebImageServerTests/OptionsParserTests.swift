@@ -123,9 +123,9 @@ import WebImage
     }
 
     @Test(arguments: ["unknown:1", "rs:squash", "w:-1", "w:abc", "w:99999999", "h:1:2", "dpr:0", "dpr:9", "g:up",
-                      "g:fp:2:0", "g:fp:0.5", "q:101", "q:-1", "f:svg", "rot:45", "bg:12345", "bg:1:2", "bg:300:0:0",
+                      "g:fp:2:0", "g:fp:0.5", "q:101", "q:-1", "f:pdf", "rot:45", "bg:12345", "bg:1:2", "bg:300:0:0",
                       "el:maybe", "mb:-5", "bl:nan", "sh:-1", "c:", "rs:fit:1:2:3:4:5:6:7:8:9", "exp:-1",
-                      "g:ce:1:2:3", "fl:1:1:1", "fq:webp", "fq:webp:101", "fq:svg:50", "ar:maybe"])
+                      "g:ce:1:2:3", "fl:1:1:1", "fq:webp", "fq:webp:101", "fq:pdf:50", "ar:maybe"])
     func badOptionsAreBadRequests(text: String) {
         #expect(Self.status(text) == 400)
     }

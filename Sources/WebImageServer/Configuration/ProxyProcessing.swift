@@ -41,6 +41,12 @@ extension ImageProxyConfiguration {
         /// Keep the copyright when stripping metadata unless the URL says `keep_copyright:false` (imgproxy's
         /// `IMGPROXY_KEEP_COPYRIGHT`). Default true.
         public var keepsCopyright = true
+        /// Answer an SVG source asked for as SVG (or in no format) sanitized: scripts, handlers, `foreignObject`
+        /// and references to other documents removed (imgproxy's `IMGPROXY_SANITIZE_SVG`). Default true.
+        public var sanitizesSVG = true
+        /// Rasterise an SVG source whose URL names no format, rather than answer it as SVG (imgproxy's
+        /// `IMGPROXY_ALWAYS_RASTERIZE_SVG`). Default false.
+        public var alwaysRasterizesSVG = false
         /// The coders sources are read, decoded and encoded with: their headers (``ImageHeaderReading``) decide
         /// which sources are images, and their limits apply. Default `CodersManager.shared` (every built-in
         /// coder).

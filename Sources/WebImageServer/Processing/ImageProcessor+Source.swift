@@ -73,14 +73,17 @@ extension ImageProcessor {
     /// Decodes `frames` frames (the first ones) at the smallest size the plan needs (the raster is still in its
     /// stored orientation: the plan's scale applies to both sides alike), keeping the source's colour profile
     /// when `keepsProfile`, or the first embedded thumbnail when `thumbnail` and the source has one.
+    /// A vector source is rendered at `vectorRaster`.
     func decode(_ data: Data, header: ImageHeader, scale planScale: Double, frames: Int, keepsProfile: Bool,
-                thumbnail: Bool, readsMetadata: Bool) throws(ProxyError) -> Image {
+                thumbnail: Bool, readsMetadata: Bool, vectorRaster: PixelSize? = nil) throws(ProxyError) -> Image {
         let stored = header.pixelSize, scale = min(1, planScale)
         var options = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: frames == 1, maxPixelCount: maxSourcePixels,
                                          readsMetadata: readsMetadata)
         options.colorSpace = keepsProfile ? .preserve : .sRGB
         options.coderOptions[EmbeddedThumbnail.self] = thumbnail
-        if scale < 0.95 {
+        if let vectorRaster {
+            options.thumbnailPixelSize = vectorRaster
+        } else if scale < 0.95 {
             options.thumbnailPixelSize = PixelSize(width: max(1, Int((Double(stored.width) * scale).rounded(.up))),
                                                    height: max(1, Int((Double(stored.height) * scale).rounded(.up))))
         }

@@ -14,6 +14,8 @@ struct ImageProcessor: Sendable {
     var watermark: WatermarkStep?
     /// How much of an animation is processed.
     var animation = AnimationLimits()
+    /// How SVG sources are answered.
+    var vectors = VectorHandling()
 
     /// imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES` and `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`.
     struct AnimationLimits: Sendable {
@@ -31,8 +33,17 @@ struct ImageProcessor: Sendable {
         let header = try header(of: source)
         // imgproxy's `raw`: the source as it came, whatever the URL asks, without looking at its pixels.
         if options.raw { return (source.data, header.format) }
-        let frames = framesLoaded(header, options: options)
-        try checkSource(source, header: header, frames: frames, options: options)
+        if header.format == .svg, let answer = try svgAnswer(source, choice: choice, options: options) { return answer }
+        if choice.requested == .svg {
+            throw .unprocessable("an SVG result needs an SVG source; the source is \(header.format.rawValue)")
+        }
+        let vector = Self.vectorFormats.contains(header.format)
+        var options = options
+        // imgproxy renders a vector at any size: `enlarge` does not hold it back, nor its declared size refuse it.
+        if vector { options.enlarge = true }
+        let frames = vector ? 1 : framesLoaded(header, options: options)
+        if !vector { try checkSource(source, header: header, frames: frames, options: options) }
+        let base = vector ? vectorBase(header.pixelSize, options: options) : header.pixelSize
         // imgproxy skips when the URL names no format or the source's (negotiation does not count).
         if options.skipProcessing.contains(header.format), choice.requested == nil || choice.requested == header.format {
             return (source.data, header.format)
@@ -44,26 +55,27 @@ struct ImageProcessor: Sendable {
         // first (imgproxy trims before anything else, and never an animation it keeps).
         let trims = options.trim != nil && !keepsFrames
         let thumbnail = options.enforceThumbnail && Self.thumbnailFormats.contains(header.format)
-        let upright = uprightSize(header.pixelSize, orientation: options.autoRotate ? header.orientation : .up,
+        let upright = uprightSize(base, orientation: options.autoRotate ? header.orientation : .up,
                                   rotate: options.rotate)
         let plan = ProcessingPlan(source: upright, options: options,
                                   limits: limits(for: options, frames: keepsFrames ? frames : 1))
         let keepsProfile = !options.stripColorProfile && (named.map(Self.carriesProfile) ?? false)
-        var image = try timing.time(.decode) { () throws(ProxyError) in
+        var image = try timing.time(.decode) { [options] () throws(ProxyError) in
             try decode(source.data, header: header, scale: trims || thumbnail ? 1 : plan.scale,
                        frames: keepsFrames ? frames : 1, keepsProfile: keepsProfile, thumbnail: thumbnail,
-                       readsMetadata: ResultMetadata.isRead(for: options))
+                       readsMetadata: ResultMetadata.isRead(for: options),
+                       vectorRaster: vector ? vectorRaster(base: base, scale: trims ? 1 : plan.scale) : nil)
         }
-        var stored = thumbnail ? image.pixels.size : header.pixelSize
+        var stored = thumbnail ? image.pixels.size : base
         if trims, let trim = options.trim {
             image = trimmed(image, trim)
             stored = image.pixels.size
         }
-        let result = try timing.time(.process) { [image, stored] () throws(ProxyError) in
+        let result = try timing.time(.process) { [image, stored, options] () throws(ProxyError) in
             try transform(image, storedSize: stored, plan: plan, options: options)
         }
         let format = named ?? choice.fallback(for: result)
-        let bytes = try timing.time(.encode) { () throws(ProxyError) in
+        let bytes = try timing.time(.encode) { [options] () throws(ProxyError) in
             let kept = ResultMetadata.result(from: image.metadata, options: options)
             return try encode(fitted(result, to: format).with(metadata: kept), as: format, options: options)
         }

@@ -91,7 +91,8 @@ struct OptionArguments {
         case "tiff", "tif": .tiff
         case "bmp": .bmp
         case "ico": .ico
-        default: throw .badRequest("unsupported output format '\(text)' (jpg, png, webp, avif, gif, jxl, heic, tiff, bmp, ico)")
+        case "svg": .svg
+        default: throw .badRequest("unsupported output format '\(text)' (jpg, png, webp, avif, gif, jxl, heic, tiff, bmp, ico, svg)")
         }
     }
 

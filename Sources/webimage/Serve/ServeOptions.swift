@@ -263,6 +263,13 @@ enum ServeOptions {
                     "Turn sources upright by their EXIF orientation unless the URL says auto_rotate:false; "
                         + "--no-auto-rotate keeps the stored pixels unless it says true. Default on.",
                     field: "configuration.processing.autoRotates", \.configuration.processing.autoRotates),
+        .invertible("sanitize-svg", ["WEBIMAGE_SANITIZE_SVG", "IMGPROXY_SANITIZE_SVG"],
+                    "Answer an SVG kept as SVG without scripts, handlers, foreignObject or external references; "
+                        + "--no-sanitize-svg answers it as it came. Default on.",
+                    field: "configuration.processing.sanitizesSVG", \.configuration.processing.sanitizesSVG),
+        .invertible("always-rasterize-svg", ["WEBIMAGE_ALWAYS_RASTERIZE_SVG", "IMGPROXY_ALWAYS_RASTERIZE_SVG"],
+                    "Rasterise an SVG whose URL names no format instead of answering it as SVG. Default off.",
+                    field: "configuration.processing.alwaysRasterizesSVG", \.configuration.processing.alwaysRasterizesSVG),
         .toggle("enforce-thumbnail", ["WEBIMAGE_ENFORCE_THUMBNAIL", "IMGPROXY_ENFORCE_THUMBNAIL"],
                 "Process an HEIC or AVIF source's embedded thumbnail unless the URL says enforce_thumbnail:false.",
                 field: "configuration.processing.enforcesThumbnail", \.configuration.processing.enforcesThumbnail),

@@ -1,0 +1,59 @@
+import Foundation
+import WebImage
+
+/// Vector sources (SVG, PDF): answered as sanitized SVG when the URL asks for SVG or no format, else rendered
+/// at the size the result needs, as imgproxy does with libvips' scale-on-load — never rasterised at their own
+/// size and then resized.
+extension ImageProcessor {
+    /// The formats a coder renders at any size.
+    static let vectorFormats: Set<ImageFormat> = [.svg, .pdf]
+
+    /// imgproxy's SVG settings.
+    struct VectorHandling: Sendable {
+        /// `IMGPROXY_SANITIZE_SVG`. Default true.
+        var sanitizesSVG = true
+        /// `IMGPROXY_ALWAYS_RASTERIZE_SVG`. Default false.
+        var alwaysRasterizesSVG = false
+    }
+
+    /// The answer to an SVG source when it stays SVG (imgproxy's `shouldSkipStandardProcessing`): the URL names
+    /// SVG, or names no format (negotiation does not count) and SVGs are not always rasterised, or are but the URL
+    /// skips processing SVG. Nil: it is rendered like any other source.
+    func svgAnswer(_ source: SourceBytes, choice: FormatChoice,
+                   options: ProcessingOptions) throws(ProxyError) -> (data: Data, format: ImageFormat)? {
+        let staysSVG = choice.requested == .svg
+            || (choice.requested == nil && (!vectors.alwaysRasterizesSVG || options.skipProcessing.contains(.svg)))
+        guard staysSVG else { return nil }
+        if let limit = options.security.maxSourceBytes, source.data.count > limit {
+            throw .unprocessable("the source is \(source.data.count) bytes, over the URL's limit of \(limit) bytes")
+        }
+        guard vectors.sanitizesSVG else { return (source.data, .svg) }
+        do {
+            // Entities may expand the text; four times the source (at least 1 MiB) is far past any real drawing.
+            let sanitized = try SVGSanitizer.sanitize(source.data, maxBytes: max(1 << 20, source.data.count * 4))
+            return (sanitized, .svg)
+        } catch {
+            throw .unprocessable("broken or unsupported SVG image: \(error.description)")
+        }
+    }
+
+    /// The size a vector source is planned at: its own, or, when that is over the source resolution limit,
+    /// scaled down to fit it (imgproxy's `vectorGuardScale`: a vector is never refused for its declared size).
+    func vectorBase(_ size: PixelSize, options: ProcessingOptions) -> PixelSize {
+        let limit = Double(min(maxSourcePixels, options.security.maxSourcePixels ?? .max))
+        let pixels = Double(size.width) * Double(size.height)
+        guard pixels > limit else { return size }
+        let shrink = (pixels / limit).squareRoot()
+        return PixelSize(width: max(1, Int(Double(size.width) / shrink)), height: max(1, Int(Double(size.height) / shrink)))
+    }
+
+    /// The raster a vector source is rendered at for a plan of `scale` on `base`: any scale (vectors enlarge
+    /// freely), but never over the source resolution limit — a result crop of a corner of a huge enlargement is
+    /// rendered at the limit and resized the rest of the way.
+    func vectorRaster(base: PixelSize, scale: Double) -> PixelSize {
+        let pixels = Double(base.width) * Double(base.height)
+        let fitted = min(scale, (Double(maxSourcePixels) / pixels).squareRoot())
+        return PixelSize(width: max(1, Int((Double(base.width) * fitted).rounded())),
+                         height: max(1, Int((Double(base.height) * fitted).rounded())))
+    }
+}
