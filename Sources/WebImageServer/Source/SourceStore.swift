@@ -55,6 +55,7 @@ final class SourceStore: Sendable {
         do {
             download = try await downloader.data(for: ImageDownloadRequest(url: url, totalTimeout: downloadTimeout))
             statistics.instruments.endStage(.download, since: start)
+            statistics.record(\.sourceBytes, by: download.data.count)
         } catch {
             if case .cancelled = error, Task.isCancelled { throw .unavailable("the request was abandoned") }
             throw ProxyError(source: error)
