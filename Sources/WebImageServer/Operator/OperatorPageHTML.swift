@@ -26,8 +26,8 @@ enum OperatorPageHTML {
     .statuses{margin-top:10px;color:var(--mute)}.statuses code{color:var(--ink);margin-right:12px}
     .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:12px}
     figure{margin:0;border:1px solid var(--line);border-radius:6px;padding:8px}
-    figcaption{font-size:12px;color:var(--mute);display:flex;justify-content:space-between}
-    svg{width:100%;height:90px;display:block}.legend i{font-style:normal;margin-left:8px}
+    figcaption{font-size:12px;color:var(--mute);display:flex;flex-wrap:wrap;justify-content:space-between;gap:0 8px}
+    svg{width:100%;height:90px;display:block}.legend{white-space:nowrap}.legend i{font-style:normal;margin-left:8px}
     table{width:100%;border-collapse:collapse;font-size:13px}th,td{text-align:left;padding:4px 6px;border-bottom:1px solid var(--line);vertical-align:top}
     td.path{font-family:ui-monospace,monospace;word-break:break-all;max-width:420px}td.num{text-align:right;font-variant-numeric:tabular-nums}
     .bar{display:flex;height:10px;width:220px;border-radius:3px;overflow:hidden;background:var(--line)}
