@@ -84,6 +84,7 @@ import WebImage
     /// Twenty-five requests of growing durations: the twenty slowest stay, slowest first; past the window none.
     @Test func theSlowestListKeepsTheSlowestOfItsWindow() async throws {
         let recent = RecentRequests(capacity: 20, window: .milliseconds(300))
+        recent.startRecording()
         for index in 1...25 {
             recent.started()
             recent.ended(path: "/***/w:\(index)/plain/x", status: 200, nanoseconds: UInt64(index) * 1_000_000,
@@ -169,6 +170,16 @@ import WebImage
             #expect(try await scene.image(path).status == 200)
             let builder = try #require(try await scene.stats()["builder"] as? [String: Any])
             #expect(builder["imageBase"] as? String == "https://img.example")
+        }
+    }
+
+    /// A proxy served without an operator page traces and records nothing for one.
+    @Test func withoutAPageNothingIsRecorded() async throws {
+        try await ProxyHarness.with { harness in
+            harness.serve("/n.jpg", try Fixtures.jpeg(40, 30))
+            #expect(try await harness.get(harness.signedPath("w:20", source: "/n.jpg")).status == 200)
+            #expect(!harness.proxy.recentRequests.isRecording)
+            #expect(harness.proxy.recentRequests.statuses.isEmpty && harness.proxy.recentRequests.slowest.isEmpty)
         }
     }
 

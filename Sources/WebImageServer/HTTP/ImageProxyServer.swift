@@ -46,6 +46,7 @@ public final class ImageProxyServer: Sendable {
                         ServiceGroupConfiguration.ServiceConfiguration(service: DrainNotice(proxy: proxy))]
         if let metrics {
             let routes = operatorPage.map { page in
+                proxy.recentRequests.startRecording()
                 let history = OperatorHistory(capacity: page.historyLength)
                 services.append(.init(service: OperatorSampler(proxy: proxy, history: history, interval: page.sampleInterval)))
                 return OperatorRoutes(proxy: proxy, page: page, history: history, image: listener)

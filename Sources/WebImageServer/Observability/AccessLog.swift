@@ -36,19 +36,18 @@ struct AccessLog: Sendable {
     func observe(_ request: ProxyRequest, route: Route,
                  _ answer: @Sendable () async -> ProxyResponse) async -> ProxyResponse {
         let counted = route != .operational
-        if counted {
-            inFlight.increment()
-            recent.started()
-        }
+        let records = counted && recent.isRecording
+        if counted { inFlight.increment() }
+        if records { recent.started() }
         defer { if counted { inFlight.decrement() } }
         let logs = logger.map { $0.logLevel <= .info } ?? false
-        guard counted || logs else { return await answer() }
+        guard records || logs else { return await answer() }
         let trace = RequestTrace()
         let start = ContinuousClock.now
         let response = await RequestTrace.$current.withValue(trace) { await answer() }
         let elapsed = (ContinuousClock.now - start).components
         let redacted = Self.redacted(request.path, route: route)
-        if counted {
+        if records {
             recent.ended(path: redacted, status: response.status,
                          nanoseconds: UInt64(elapsed.seconds) * 1_000_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000),
                          trace: trace)

@@ -3,8 +3,8 @@ import Foundation
 import Synchronization
 
 /// What the operator page shows of the requests themselves: image and info requests in flight, answered by
-/// status, and the slowest of the last few minutes with their stage times. Recorded for every request at the
-/// end of its access-log observation; a request faster than the slowest kept only counts its status.
+/// status, and the slowest of the last few minutes with their stage times. Recorded, once
+/// ``startRecording()`` was called, for every request at the end of its access-log observation; a request faster than the slowest kept only counts its status.
 final class RecentRequests: Sendable {
     /// One answered request as the slowest list keeps it.
     struct Entry: Sendable, Hashable, Encodable {
@@ -39,6 +39,7 @@ final class RecentRequests: Sendable {
     }
 
     private let state = Mutex(State())
+    private let recording = Atomic<Bool>(false)
     private let inFlightCount = Atomic<Int>(0)
     /// The shortest duration on a full list (nanoseconds) and when its oldest entry leaves the window: a request
     /// no slower, ending before then, cannot enter, and skips the lock.
@@ -48,6 +49,15 @@ final class RecentRequests: Sendable {
     init(capacity: Int = 20, window: Duration = .seconds(300)) {
         self.capacity = max(1, capacity)
         self.window = window
+    }
+
+    /// Whether requests are recorded: only while an operator page is served, so that a proxy without one
+    /// traces nothing and reads no clock for it.
+    var isRecording: Bool { recording.load(ordering: .relaxed) }
+
+    /// Records requests from now on.
+    func startRecording() {
+        recording.store(true, ordering: .relaxed)
     }
 
     /// Image and info requests being answered now.
