@@ -172,7 +172,7 @@ let package = Package(
                     dependencies: ["WebImage", "TestSupport", "CHEIF", "CLCMS2", "CTIFF", "CTurboJPEG"],
                     exclude: ["Fixtures"]),
         // The executables as dependencies: built next to the test bundle, where the tests run them.
-        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "webimage", "WebImageDemo",
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "WebImageServer", "webimage", "WebImageDemo",
                                                            "WebImageCLISupport", "PeakRSS", "TestSupport",
                                                            "RedisTestSupport"]),
         // Child process for the CLI memory tests: runs a command and reports the command's own peak RSS.
@@ -185,6 +185,7 @@ let package = Package(
                                    "SSRFNamespaceChild",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "MetricsTestKit", package: "swift-metrics"),
+                                   .product(name: "Prometheus", package: "swift-prometheus"),
                                    .product(name: "NIOSSL", package: "swift-nio-ssl"),
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -12,6 +12,8 @@ struct ProxyJob: Sendable {
 extension ImageProxy {
     /// Parses and checks a request path: signature (403), options (400), expiry (404), source (400/403).
     func job(for path: Substring, accept: String?) throws(ProxyError) -> ProxyJob {
+        let start = RequestTrace.clock()
+        defer { RequestTrace.end(.check, since: start) }
         let parsed = try ProxyPath(path, onlyPresets: configuration.processing.onlyPresets)
         try checkSignature(parsed)
         var options = baseOptions
@@ -46,14 +48,7 @@ extension ImageProxy {
 
     /// The result from memory, disk, or made now (once per key however many wait).
     func result(for job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
-        if let hit = results.memoryResult(forKey: job.key) {
-            statistics.record(\.memoryHits)
-            return hit
-        }
-        if let hit = await results.diskResult(forKey: job.key) {
-            statistics.record(\.diskHits)
-            return hit
-        }
+        if let hit = await RequestTrace.timing(.cache, { await cachedResult(forKey: job.key) }) { return hit }
         statistics.record(\.misses)
         guard !isStoppingNow else { throw .unavailable("the service is shutting down") }
         let deadline = ContinuousClock.now + configuration.timeouts.download + configuration.timeouts.processing
@@ -68,11 +63,23 @@ extension ImageProxy {
         return try outcome.get()
     }
 
+    private func cachedResult(forKey key: String) async -> ProcessedResult? {
+        if let hit = results.memoryResult(forKey: key) {
+            statistics.record(\.memoryHits)
+            return hit
+        }
+        if let hit = await results.diskResult(forKey: key) {
+            statistics.record(\.diskHits)
+            return hit
+        }
+        return nil
+    }
+
     /// Makes a result: from the shared tier when another instance made it, else a worker slot (or 429),
     /// the source, then processing on a worker thread (without a second shared-tier wait when the first
     /// lookup failed).
     private func make(_ job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
-        let shared = await results.sharedResult(forKey: job.key)
+        let shared = await RequestTrace.timing(.cache) { await results.sharedResult(forKey: job.key) }
         if let hit = shared.result { return hit }
         let outcome = await SharedTier.$skipsLookups.withValue(shared.failed) { () async -> Result<ProcessedResult, ProxyError> in
             do throws(ProxyError) {
@@ -102,7 +109,7 @@ extension ImageProxy {
     func withSource<Value: Sendable>(_ source: URL,
                                      _ body: @escaping @Sendable (SourceBytes) throws(ProxyError) -> Value)
         async throws(ProxyError) -> Value {
-        try await limiter.acquire()
+        try await RequestTrace.timing(.queue) { () async throws(ProxyError) in try await self.limiter.acquire() }
         let data: SourceBytes
         do throws(ProxyError) {
             data = try await sources.data(for: source)

@@ -19,6 +19,8 @@ public final class ImageProxy: Sendable {
     /// What the service has done so far (each count also feeds its metric).
     public let statistics: ProxyStatistics
     let accessLog: AccessLog
+    /// Image and info requests as the operator page shows them.
+    let recentRequests: RecentRequests
 
     let signer: URLSigner
     let parser: OptionsParser
@@ -40,7 +42,9 @@ public final class ImageProxy: Sendable {
     public init(configuration: ImageProxyConfiguration, resolver: any HostResolving = SystemHostResolver()) {
         self.configuration = configuration
         statistics = ProxyStatistics(metricsFactory: configuration.instrumentation.metricsFactory)
-        accessLog = AccessLog(logger: configuration.accessLogger, inFlight: statistics.instruments.requestsInFlight)
+        recentRequests = RecentRequests()
+        accessLog = AccessLog(logger: configuration.accessLogger, inFlight: statistics.instruments.requestsInFlight,
+                              recent: recentRequests)
         signer = URLSigner(keyPairs: configuration.signing.keyPairs, signatureSize: configuration.signing.signatureSize)
         parser = OptionsParser(presets: configuration.processing.presets, onlyPresets: configuration.processing.onlyPresets,
                                allowsSecurityOptions: configuration.limits.allowsSecurityOptions)

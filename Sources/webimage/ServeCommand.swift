@@ -47,7 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let proxy = ImageProxy(configuration: settings.configuration)
         let server = ImageProxyServer(proxy: proxy, host: settings.bind.host, port: settings.bind.port,
-                                      drainTimeout: settings.drainTimeout, metrics: metrics) { host, port in
+                                      drainTimeout: settings.drainTimeout, metrics: metrics,
+                                      operatorPage: settings.servesOperatorPage ? settings.operatorPage : nil) { host, port in
             let shown = host.contains(":") ? "[\(host)]" : host
             FileHandle.standardOutput.write(Data("listening on http://\(shown):\(port)\n".utf8))
         }

@@ -56,7 +56,8 @@ import WebImage
         "max-animation-frame-megapixels": ["2"], "strip-color-profile": ["false"], "enforce-thumbnail": ["true"], "auto-rotate": ["false"],
         "sanitize-svg": ["false"], "always-rasterize-svg": ["true"],
         "skip-processing-format": ["gif", "png"], "ttl": ["60"], "error-ttl": ["3"],
-        "drain-seconds": ["5"], "log-level": ["debug"], "log-format": ["json"], "access-log": ["false"],
+        "drain-seconds": ["5"], "operator-page": ["false"], "operator-signing": ["true"],
+        "operator-base-url": ["https://images.example.com"], "log-level": ["debug"], "log-format": ["json"], "access-log": ["false"],
     ]
 
     /// Fields `serve` sets outside the options, and why.

@@ -25,6 +25,8 @@ package final class WorkerThreads: Sendable {
                               _ body: @escaping @Sendable () throws(ProxyError) -> Value,
                               onEnd: @escaping @Sendable () -> Void) async throws(ProxyError) -> Value {
         let cancellation = WorkCancellation()
+        // The request's trace follows its work onto the thread, so the stages there are noted on it.
+        let trace = RequestTrace.current
         let deadline = ContinuousClock.now + limit
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, ProxyError>, Never>) in
             let once = ResumeOnce(continuation)
@@ -37,7 +39,7 @@ package final class WorkerThreads: Sendable {
             pool.submit { state in
                 var outcome: Result<Value, ProxyError>
                 if case .active = state {
-                    outcome = Self.run(body, under: cancellation)
+                    outcome = Self.run(body, under: cancellation, trace: trace)
                 } else {
                     outcome = .failure(.unavailable("the service is shutting down"))
                 }
@@ -51,11 +53,13 @@ package final class WorkerThreads: Sendable {
         return try result.get()
     }
 
-    /// `body` with `cancellation` as the thread's current token.
-    private static func run<Value>(_ body: () throws(ProxyError) -> Value,
-                                   under cancellation: WorkCancellation) -> Result<Value, ProxyError> {
-        WorkCancellation.$current.withValue(cancellation) {
-            do throws(ProxyError) { return .success(try body()) } catch { return .failure(error) }
+    /// `body` with `cancellation` as the thread's current token and `trace` as its request's.
+    private static func run<Value>(_ body: () throws(ProxyError) -> Value, under cancellation: WorkCancellation,
+                                   trace: RequestTrace?) -> Result<Value, ProxyError> {
+        RequestTrace.$current.withValue(trace) {
+            WorkCancellation.$current.withValue(cancellation) {
+                do throws(ProxyError) { return .success(try body()) } catch { return .failure(error) }
+            }
         }
     }
 

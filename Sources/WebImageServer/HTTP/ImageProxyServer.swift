@@ -21,12 +21,14 @@ public final class ImageProxyServer: Sendable {
     /// With `metrics`, requests are counted and timed by ``RequestMetricsMiddleware`` and the registry is
     /// served in Prometheus' text format at `GET /metrics` on its own listener (bootstrap swift-metrics with a
     /// `PrometheusMetricsFactory` over the same registry before making the proxy, so the pipeline's metrics
-    /// land there too).
+    /// land there too). With `operatorPage` too, that listener also serves the ``OperatorPage`` at `/`.
     public init(proxy: ImageProxy, host: String, port: Int, drainTimeout: Duration = .seconds(20),
                 idleTimeout: Duration = .seconds(30), signals: [UnixSignal] = [.sigterm, .sigint],
                 metrics: (registry: PrometheusCollectorRegistry, host: String, port: Int)? = nil,
+                operatorPage: OperatorPage? = nil,
                 onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in }) {
         self.proxy = proxy
+        let listener = ImageListener(host: host, port: port)
         let router = Router(context: ImageProxyRequestContext.self)
         if metrics != nil { router.add(middleware: RequestMetricsMiddleware()) }
         proxy.addRoutes(to: router)
@@ -34,13 +36,23 @@ public final class ImageProxyServer: Sendable {
                                           + idleTimeout.components.attoseconds / 1_000_000_000)
         var application = Application(router: router, server: .http1RequiringHost(idleTimeout: idle),
                                       configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
-                                      onServerRunning: { channel in onListening(host, channel.localAddress?.port ?? port) })
+                                      onServerRunning: { channel in
+                                          let real = channel.localAddress?.port ?? port
+                                          listener.listening(on: real)
+                                          onListening(host, real)
+                                      })
         application.logger.logLevel = .warning
         var services = [ServiceGroupConfiguration.ServiceConfiguration(service: application),
                         ServiceGroupConfiguration.ServiceConfiguration(service: DrainNotice(proxy: proxy))]
         if let metrics {
+            let routes = operatorPage.map { page in
+                proxy.recentRequests.startRecording()
+                let history = OperatorHistory(capacity: page.historyLength)
+                services.append(.init(service: OperatorSampler(proxy: proxy, history: history, interval: page.sampleInterval)))
+                return OperatorRoutes(proxy: proxy, page: page, history: history, image: listener)
+            }
             services.append(.init(service: MetricsEndpoint.application(registry: metrics.registry, host: metrics.host,
-                                                                       port: metrics.port)))
+                                                                       port: metrics.port, operatorRoutes: routes)))
         }
         var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: signals,
                                                       logger: application.logger)

@@ -2,11 +2,14 @@ import Hummingbird
 import Prometheus
 import ServiceLifecycle
 
-/// The metrics listener: a registry's Prometheus text exposition at `GET /metrics`, apart from the image
-/// routes so it can be bound to an address only the scraper reaches.
+/// The metrics listener: a registry's Prometheus text exposition at `GET /metrics`, and the operator page
+/// (``OperatorRoutes``) when there is one, apart from the image routes so it can be bound to an address only
+/// the scraper and the operators reach.
 enum MetricsEndpoint {
-    static func application(registry: PrometheusCollectorRegistry, host: String, port: Int) -> some Service {
+    static func application(registry: PrometheusCollectorRegistry, host: String, port: Int,
+                            operatorRoutes: OperatorRoutes? = nil) -> some Service {
         let router = Router()
+        operatorRoutes?.add(to: router)
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))

@@ -29,23 +29,35 @@ struct AccessLog: Sendable {
 
     let logger: Logger?
     let inFlight: Meter
+    /// The operator page's record of image and info requests.
+    let recent: RecentRequests
 
-    /// Answers `request` with `answer`, counted in flight and logged.
+    /// Answers `request` with `answer`, counted in flight, recorded for the operator page and logged.
     func observe(_ request: ProxyRequest, route: Route,
                  _ answer: @Sendable () async -> ProxyResponse) async -> ProxyResponse {
         let counted = route != .operational
+        let records = counted && recent.isRecording
         if counted { inFlight.increment() }
+        if records { recent.started() }
         defer { if counted { inFlight.decrement() } }
-        guard let logger, logger.logLevel <= .info else { return await answer() }
+        let logs = logger.map { $0.logLevel <= .info } ?? false
+        guard records || logs else { return await answer() }
         let trace = RequestTrace()
         let start = ContinuousClock.now
         let response = await RequestTrace.$current.withValue(trace) { await answer() }
         let elapsed = (ContinuousClock.now - start).components
+        let redacted = Self.redacted(request.path, route: route)
+        if records {
+            recent.ended(path: redacted, status: response.status,
+                         nanoseconds: UInt64(elapsed.seconds) * 1_000_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000),
+                         trace: trace)
+        }
+        guard logs, let logger else { return response }
         let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
         logger.info("request", metadata: [
             "method": .string(request.isHead ? "HEAD" : "GET"),
             // Escaped here too, for a library user's own text handler.
-            "path": .string(LogText.escaped(Self.redacted(request.path, route: route))),
+            "path": .string(LogText.escaped(redacted)),
             "status": .stringConvertible(response.status),
             "bytes": .stringConvertible(request.isHead ? 0 : response.body.count),
             "duration_ms": .string(String(format: "%.3f", milliseconds)),

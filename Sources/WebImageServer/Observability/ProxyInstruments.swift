@@ -69,15 +69,18 @@ final class ProxyInstruments: Sendable {
         if let outcome { RequestTrace.current?.note(outcome) }
     }
 
-    /// The start of a stage: the time now, or nil when stages are not timed.
+    /// The start of a stage: the time now, or nil when stages are neither timed nor traced.
     func startStage() -> UInt64? {
-        timesStages ? DispatchTime.now().uptimeNanoseconds : nil
+        timesStages || RequestTrace.current != nil ? DispatchTime.now().uptimeNanoseconds : nil
     }
 
-    /// Records `stage` as lasting from `start` (from ``startStage()``) until now.
+    /// Records `stage` as lasting from `start` (from ``startStage()``) until now, in its metric and in the
+    /// current request's trace.
     func endStage(_ stage: ImageProxyMetrics.Stage, since start: UInt64?) {
         guard let start else { return }
-        stages[stage]?.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
+        let nanoseconds = DispatchTime.now().uptimeNanoseconds - start
+        if timesStages { stages[stage]?.recordNanoseconds(Int64(nanoseconds)) }
+        RequestTrace.current?.add(RequestStage(stage), nanoseconds: nanoseconds)
     }
 
     /// Runs `body` as `stage`, timed when it returns.

@@ -9,6 +9,8 @@ public final class ProxyStatistics: Sendable {
         /// Source downloads started (after the source cache missed); coalesced callers of one download count once
         /// per result they wait for.
         public var sourceDownloads = 0
+        /// Bytes of the source downloads (`sourceDownloads`) received from origins.
+        public var sourceBytes = 0
         /// Sources read from the disk cache without asking the origin.
         public var sourceCacheHits = 0
         /// Stale cached sources the origin confirmed unchanged (304 to a conditional request).

@@ -12,12 +12,14 @@ public enum CacheOutcome: String, Sendable {
     case coalesced
 }
 
-/// What the recording points a request passes note about it, read for its access-log line. Bound to the
-/// request's task (and the tasks it starts) while it is answered; nil when no access log is written.
+/// What the recording points a request passes note about it, read for its access-log line and the operator
+/// page's slowest requests. Bound to the request's task (and the tasks it starts, and the worker thread that
+/// processes it) while an image or info request is answered, or any request is access-logged.
 final class RequestTrace: Sendable {
     @TaskLocal static var current: RequestTrace?
 
     private let outcome = Mutex<CacheOutcome?>(nil)
+    private let stages = Mutex<[RequestStage: UInt64]>([:])
 
     /// The last outcome noted wins: a request that missed and then joined a flight is `coalesced`.
     func note(_ outcome: CacheOutcome) {
@@ -25,4 +27,12 @@ final class RequestTrace: Sendable {
     }
 
     var cacheOutcome: CacheOutcome? { outcome.withLock { $0 } }
+
+    /// Adds `nanoseconds` to `stage` (a stage can run more than once: a fallback image is decoded too).
+    func add(_ stage: RequestStage, nanoseconds: UInt64) {
+        stages.withLock { $0[stage, default: 0] += nanoseconds }
+    }
+
+    /// The time noted for each stage the request went through, in nanoseconds.
+    var stageTimes: [RequestStage: UInt64] { stages.withLock { $0 } }
 }

@@ -82,6 +82,7 @@ final class SourceStore: Sendable {
         do {
             download = try await downloader.data(for: request)
             statistics.instruments.endStage(.download, since: start)
+            statistics.record(\.sourceBytes, by: download.data.count)
         } catch {
             if case .cancelled = error, Task.isCancelled { throw .unavailable("the request was abandoned") }
             guard let stale else { throw ProxyError(source: error) }

@@ -17,9 +17,29 @@ enum ServeOptions {
             settings.bind = try ServeAddress(given.text, origin: given.origin)
         },
         ServeOption(name: "metrics-bind", variables: ["WEBIMAGE_METRICS_BIND", "IMGPROXY_PROMETHEUS_BIND"],
-                    kind: .value("HOST:PORT"), help: "Serve Prometheus metrics at http://HOST:PORT/metrics. Default: none.",
+                    kind: .value("HOST:PORT"),
+                    help: "Serve Prometheus metrics at http://HOST:PORT/metrics, and the operator page at /. Default: none.",
                     field: "metricsBind") { settings, given in
             settings.metricsBind = try ServeAddress(given.text, origin: given.origin)
+        },
+        .invertible("operator-page", ["WEBIMAGE_OPERATOR_PAGE"],
+                    "Serve the operator page (live counters, charts, slowest requests, URL builder) at / on the "
+                        + "metrics listener, which must stay private: it shows source URLs. Default on.",
+                    field: "servesOperatorPage", \.servesOperatorPage),
+        .toggle("operator-signing", ["WEBIMAGE_OPERATOR_SIGNING"],
+                "Let the operator page's URL builder sign with the first --key: anyone who reaches the metrics "
+                    + "listener can then sign any URL. Default off (the builder makes unsigned URLs only, with "
+                    + "--allow-unsigned).",
+                field: "operatorPage.signsURLs", \.operatorPage.signsURLs),
+        ServeOption(name: "operator-base-url", variables: ["WEBIMAGE_OPERATOR_BASE_URL"], kind: .value("URL"),
+                    help: "The image service's address as browsers reach it, for the operator page's links and "
+                        + "previews. Default: the --bind address (its port on the page's host when it is every interface).",
+                    field: "operatorPage.publicBaseURL") { settings, given in
+            guard let url = URL(string: given.text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                  url.host?.isEmpty == false, url.query == nil, url.fragment == nil else {
+                throw given.failure("give an http or https URL without a query")
+            }
+            settings.operatorPage.publicBaseURL = url
         },
     ]
 

@@ -12,6 +12,11 @@ struct ServeSettings: Sendable {
     var bind = ServeAddress(host: "127.0.0.1", port: 8080)
     /// Where Prometheus metrics are served (`--metrics-bind`); nil: no metrics listener.
     var metricsBind: ServeAddress?
+    /// Whether the metrics listener serves the operator page (`--operator-page`). Default on.
+    var servesOperatorPage = true
+    /// The operator page's settings (`--operator-signing`, `--operator-base-url`). Default: not signing, links
+    /// to the image listener.
+    var operatorPage = OperatorPage()
     /// Signing keys and salts in hex, paired in order into the configuration's key pairs.
     var keys: [String] = []
     var salts: [String] = []
