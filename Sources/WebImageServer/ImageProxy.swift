@@ -75,7 +75,8 @@ public final class ImageProxy: Sendable {
                               coders: configuration.processing.coders,
                               local: configuration.sources.localRoot.flatMap {
                                   LocalSource(root: $0, maxBytes: configuration.limits.maxSourceBytes)
-                              })
+                              },
+                              propagatesTraceContext: configuration.sources.propagatesTraceContext)
         results = ResultCache(memoryLimit: configuration.caches.memoryBytes, disk: diskStore("results"), shared: shared)
         processor = ImageProcessor(coders: configuration.processing.coders, maxSourcePixels: configuration.limits.maxSourcePixels,
                                    limits: ProcessingPlan.Limits(maxSide: configuration.limits.maxOutputSide,

@@ -55,6 +55,7 @@ import WebImage
         "max-animation-frame-megapixels": ["2"], "strip-color-profile": ["false"], "enforce-thumbnail": ["true"], "auto-rotate": ["false"],
         "skip-processing-format": ["gif", "png"], "ttl": ["60"], "error-ttl": ["3"],
         "drain-seconds": ["5"], "log-level": ["debug"], "log-format": ["json"], "access-log": ["false"],
+        "tracing": ["true"], "otlp-endpoint": ["http://collector.internal:4318"], "propagate-trace-context": ["true"],
     ]
 
     /// Fields `serve` sets outside the options, and why.

@@ -22,9 +22,12 @@ public final class ImageProxyServer: Sendable {
     /// served in Prometheus' text format at `GET /metrics` on its own listener (bootstrap swift-metrics with a
     /// `PrometheusMetricsFactory` over the same registry before making the proxy, so the pipeline's metrics
     /// land there too).
+    ///
+    /// `services` run beside the server and stop after it (a span exporter then sends the last spans).
     public init(proxy: ImageProxy, host: String, port: Int, drainTimeout: Duration = .seconds(20),
                 idleTimeout: Duration = .seconds(30), signals: [UnixSignal] = [.sigterm, .sigint],
                 metrics: (registry: PrometheusCollectorRegistry, host: String, port: Int)? = nil,
+                services: [any Service] = [],
                 onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in }) {
         self.proxy = proxy
         let router = Router(context: ImageProxyRequestContext.self)
@@ -36,8 +39,10 @@ public final class ImageProxyServer: Sendable {
                                       configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
                                       onServerRunning: { channel in onListening(host, channel.localAddress?.port ?? port) })
         application.logger.logLevel = .warning
-        var services = [ServiceGroupConfiguration.ServiceConfiguration(service: application),
-                        ServiceGroupConfiguration.ServiceConfiguration(service: DrainNotice(proxy: proxy))]
+        // A group stops its services in reverse order: the given ones last.
+        var services = services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+            + [ServiceGroupConfiguration.ServiceConfiguration(service: application),
+               ServiceGroupConfiguration.ServiceConfiguration(service: DrainNotice(proxy: proxy))]
         if let metrics {
             services.append(.init(service: MetricsEndpoint.application(registry: metrics.registry, host: metrics.host,
                                                                        port: metrics.port)))

@@ -1,5 +1,6 @@
 import Dispatch
 import Metrics
+import Tracing
 
 /// The service's metrics (``ImageProxyMetrics``), made once with the proxy from its factory.
 final class ProxyInstruments: Sendable {
@@ -74,12 +75,27 @@ final class ProxyInstruments: Sendable {
         stages[stage]?.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
     }
 
-    /// Runs `body` as `stage`, timed when it returns.
-    func time<Value, Failure: Error>(_ stage: ImageProxyMetrics.Stage,
-                                     _ body: () throws(Failure) -> Value) throws(Failure) -> Value {
-        let start = startStage()
-        let value = try body()
-        endStage(stage, since: start)
-        return value
+    /// Runs `body` as `stage`: timed when it returns, inside the stage's span (`body` describes it when it
+    /// records; see ``ImageProxySpans``).
+    func time<Value, Failure: Error>(_ stage: ImageProxyMetrics.Stage, kind: SpanKind = .internal,
+                                     _ body: (any Span) throws(Failure) -> Value) throws(Failure) -> Value {
+        try SpanScope.run(ImageProxySpans.stage(stage), kind: kind) { span throws(Failure) in
+            let start = startStage()
+            let value = try body(span)
+            endStage(stage, since: start)
+            return value
+        }
+    }
+
+    /// ``time(_:kind:_:)`` for asynchronous work (the download).
+    func time<Value, Failure: Error>(_ stage: ImageProxyMetrics.Stage, named name: String, kind: SpanKind,
+                                     isolation: isolated (any Actor)? = #isolation,
+                                     _ body: (any Span) async throws(Failure) -> Value) async throws(Failure) -> Value {
+        try await SpanScope.run(name, kind: kind, isolation: isolation) { span async throws(Failure) in
+            let start = startStage()
+            let value = try await body(span)
+            endStage(stage, since: start)
+            return value
+        }
     }
 }
