@@ -136,7 +136,8 @@ let package = Package(
         .executableTarget(name: "webimage-benchmarks",
                           dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL", "CTIFF",
                                          .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
-                                         "WebImageServer", "RedisTestSupport"],
+                                         "WebImageServer", "RedisTestSupport",
+                                         .product(name: "Tracing", package: "swift-distributed-tracing")],
                           path: "Benchmarks/WebImageBenchmarks"),
 
         // An in-process HTTP server on 127.0.0.1: the demo's image server, and the tests' and benchmarks'.

@@ -21,6 +21,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("fetch-rss", FetchRSSBenchmark.run),
     ("shared-tier", SharedTierBenchmark.run),
     ("deadline", DeadlineBenchmark.run),
+    ("tracing", TracingBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

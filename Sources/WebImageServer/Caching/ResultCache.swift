@@ -36,7 +36,7 @@ final class ResultCache: Sendable {
                     (try? JSONDecoder().decode(ProcessedResult.Metadata.self, from: extended))
                         .map { ProcessedResult(data: data, metadata: $0) }
                 }
-            } ?? nil
+            }
         }
         guard let stored else { return nil }
         storeInMemory(stored, forKey: key)
