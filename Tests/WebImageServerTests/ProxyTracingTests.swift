@@ -56,7 +56,7 @@ import WebImage
             #expect(encode.attributes.get("webimage.format") == .string("png"))
             #expect(encode.attributes.get("http.response.body.size") == .int64(Int64(answer.body.count)))
             // No tier the configuration lacks has a span; every span ended inside the request's.
-            #expect(spans.count == 9, "\(spans.map(\.operationName))")
+            #expect(spans.count == 8, "\(spans.map(\.operationName))")
 
             // The origin got the download span's context: its spans join the client's trace.
             let sent = harness.origin.requests(for: "/cat.jpg").first?.header("traceparent")
@@ -103,7 +103,8 @@ import WebImage
     @Test func healthChecksMakeNoSpan() async throws {
         try await ProxyHarness.with { harness in
             let client = W3CTestTracer.clientTraceparent()
-            #expect(try await harness.get("/health", headers: [("traceparent", client.header)]).status == 200)
+            let health = try await harness.get("/health", headers: [("traceparent", client.header)])
+            #expect(health.status == 200)
             #expect(tracer.spans(ofTrace: client.traceID).isEmpty)
         }
     }

@@ -95,7 +95,7 @@ final class SourceStore: Sendable {
                 }
             }
             let download: ImageDownloadData
-            do {
+            do throws(WebImageError) {
                 download = try await downloader.data(for: request)
             } catch {
                 if case .cancelled = error, Task.isCancelled { throw .unavailable("the request was abandoned") }
