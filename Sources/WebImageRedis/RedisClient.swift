@@ -36,6 +36,8 @@ public final class RedisClient: RedisCommanding {
     public let endpoint: RedisEndpoint
     public let configuration: Configuration
     private let group: any EventLoopGroup
+    /// The tracer bootstrapped when the client was made; nil: the no-op one, and calls make no span at all.
+    private let tracer: (any Tracer)?
     /// The pooled connections, the next slot to use, the breaker, whether ``close()`` ran, and the connection
     /// whose loss the breaker last counted.
     private let state: Mutex<(slots: [EventLoopFuture<any Channel>?], next: Int, breaker: CircuitBreaker, closed: Bool,
@@ -46,6 +48,7 @@ public final class RedisClient: RedisCommanding {
         self.endpoint = endpoint
         self.configuration = configuration
         self.group = group
+        tracer = InstrumentationSystem.tracer is NoOpTracer ? nil : InstrumentationSystem.tracer
         state = Mutex((Array(repeating: nil, count: configuration.connections), 0,
                        CircuitBreaker(failureThreshold: configuration.breakerFailureThreshold,
                                       openDuration: configuration.breakerOpenDuration), false, nil))
@@ -54,13 +57,14 @@ public final class RedisClient: RedisCommanding {
     /// Whether the breaker is refusing calls after repeated failures.
     public var isAvailable: Bool { state.withLock { !$0.breaker.isOpen } }
 
-    /// Each call is a client span (swift-distributed-tracing; a no-op span unless a tracer is bootstrapped)
-    /// named by its command (`GET`, `SET`, …), or `PIPELINE` for several, with OpenTelemetry's database
+    /// Each call is a client span (swift-distributed-tracing, when a tracer was bootstrapped before the client was
+    /// made) named by its command (`GET`, `SET`, …), or `PIPELINE` for several, with OpenTelemetry's database
     /// attributes; keys, values and the password are never recorded.
     public func send(_ commands: [[[UInt8]]]) async throws(RedisError) -> [RESPValue] {
         guard !commands.isEmpty else { return [] }
+        guard let tracer else { return try await call(commands) }
         let name = commands.count == 1 ? String(decoding: commands[0].first ?? [], as: UTF8.self).uppercased() : "PIPELINE"
-        let span = startSpan(name, ofKind: .client)
+        let span = tracer.startSpan(name, context: InstrumentationContext.current ?? .topLevel, ofKind: .client)
         defer { span.end() }
         if span.isRecording {
             span.attributes["db.system.name"] = "redis"

@@ -14,7 +14,7 @@ extension ImageProxy {
     /// Parses and checks a request path: signature (403), options (400), expiry (404), source (400/403).
     func job(for path: Substring, accept: String?) throws(ProxyError) -> ProxyJob {
         let parsed = try ProxyPath(path, onlyPresets: configuration.processing.onlyPresets)
-        try SpanScope.run(ImageProxySpans.signature) { _ throws(ProxyError) in try checkSignature(parsed) }
+        try statistics.instruments.tracing.run(ImageProxySpans.signature) { _ throws(ProxyError) in try checkSignature(parsed) }
         var options = baseOptions
         try parser.apply(parsed.optionSegments, to: &options)
         if let expires = options.expires, expires <= Int(Date().timeIntervalSince1970) {
@@ -113,10 +113,11 @@ extension ImageProxy {
         }
         let limiter = self.limiter
         // The worker thread has no task: the spans made there get the request's context from here.
-        let context = InstrumentationContext.current
+        let context = statistics.instruments.tracing.tracer == nil ? nil : InstrumentationContext.current
         return try await workers.run(limit: configuration.timeouts.processing, timeout: .processingTimeout,
                                      { () throws(ProxyError) -> Value in
-                                         try InstrumentationContext.withValue(context) { () -> Result<Value, ProxyError> in
+                                         guard let context else { return try body(data) }
+                                         return try InstrumentationContext.withValue(context) { () -> Result<Value, ProxyError> in
                                              do throws(ProxyError) { return .success(try body(data)) } catch { return .failure(error) }
                                          }.get()
                                      },

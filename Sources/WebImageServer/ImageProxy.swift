@@ -77,7 +77,8 @@ public final class ImageProxy: Sendable {
                                   LocalSource(root: $0, maxBytes: configuration.limits.maxSourceBytes)
                               },
                               propagatesTraceContext: configuration.sources.propagatesTraceContext)
-        results = ResultCache(memoryLimit: configuration.caches.memoryBytes, disk: diskStore("results"), shared: shared)
+        results = ResultCache(memoryLimit: configuration.caches.memoryBytes, disk: diskStore("results"), shared: shared,
+                              tracing: statistics.instruments.tracing)
         processor = ImageProcessor(coders: configuration.processing.coders, maxSourcePixels: configuration.limits.maxSourcePixels,
                                    limits: ProcessingPlan.Limits(maxSide: configuration.limits.maxOutputSide,
                                                                  maxPixels: configuration.limits.maxOutputPixels),

@@ -10,8 +10,10 @@ final class ResultCache: Sendable {
     private let memory: Mutex<ByteLRU<ProcessedResult>>
     private let disk: CheckedDiskStore?
     let shared: SharedTier?
+    private let tracing: ProxyTracing
 
-    init(memoryLimit: Int, disk: CheckedDiskStore?, shared: SharedTier? = nil) {
+    init(memoryLimit: Int, disk: CheckedDiskStore?, shared: SharedTier? = nil, tracing: ProxyTracing = ProxyTracing()) {
+        self.tracing = tracing
         memory = Mutex(ByteLRU(limit: memoryLimit))
         self.disk = disk
         self.shared = shared
@@ -19,7 +21,7 @@ final class ResultCache: Sendable {
 
     /// The result from memory, if there.
     func memoryResult(forKey key: String) -> ProcessedResult? {
-        SpanScope.run(ImageProxySpans.resultCache(.memory)) { span in
+        tracing.run(ImageProxySpans.resultCache(.memory)) { span in
             let hit = memory.withLock { $0.value(forKey: key) }
             if span.isRecording { span.attributes[ImageProxySpans.Attribute.cacheHit] = hit != nil }
             return hit
@@ -30,7 +32,7 @@ final class ResultCache: Sendable {
     /// A stored result that fails its checksum is removed and counted, a miss.
     func diskResult(forKey key: String) async -> ProcessedResult? {
         guard let disk else { return nil }
-        let stored = await SpanScope.lookup(ImageProxySpans.resultCache(.disk)) {
+        let stored = await tracing.lookup(ImageProxySpans.resultCache(.disk)) {
             try? await NIOThreadPool.singleton.runIfActive { () -> ProcessedResult? in
                 disk.read(forKey: key) { data, extended in
                     (try? JSONDecoder().decode(ProcessedResult.Metadata.self, from: extended))
@@ -48,7 +50,7 @@ final class ResultCache: Sendable {
     /// failed (not for a plain miss).
     func sharedResult(forKey key: String) async -> (result: ProcessedResult?, failed: Bool) {
         guard let shared else { return (nil, false) }
-        let lookup = await SpanScope.run(ImageProxySpans.resultCache(.shared)) { span in
+        let lookup = await tracing.run(ImageProxySpans.resultCache(.shared)) { span in
             let lookup = await shared.lookup(.result, forKey: key)
             if span.isRecording {
                 let hit = if case .hit = lookup { true } else { false }

@@ -46,7 +46,8 @@ extension ImageProxy {
             await accessLog.observe(proxyRequest, route: route) { await body(proxyRequest) }
         }
         let answer = route == .operational ? await observed()
-            : await RequestSpan.run(proxyRequest, headers: request.headers, route: route, observed)
+            : await RequestSpan.run(proxyRequest, headers: request.headers, route: route,
+                                    tracing: statistics.instruments.tracing, observed)
         return Self.response(answer, isHead: proxyRequest.isHead)
     }
 

@@ -6,15 +6,17 @@ import Tracing
 /// then ours is its child), named by method and route template, never by the URL (its signature is redacted
 /// in `url.path` as in the access log).
 enum RequestSpan {
-    static func run(_ request: ProxyRequest, headers: HTTPFields, route: AccessLog.Route,
+    static func run(_ request: ProxyRequest, headers: HTTPFields, route: AccessLog.Route, tracing: ProxyTracing,
                     _ answer: () async -> ProxyResponse) async -> ProxyResponse {
+        guard let tracer = tracing.tracer else { return await answer() }
         let method = request.isHead ? "HEAD" : "GET"
         let template = route == .info ? ImageProxySpans.infoRoute : ImageProxySpans.imageRoute
         var context = InstrumentationContext.current ?? .topLevel
         if InstrumentationContext.current == nil {
-            InstrumentationSystem.instrument.extract(headers, into: &context, using: HTTPFieldsExtractor())
+            tracer.extract(headers, into: &context, using: HTTPFieldsExtractor())
         }
-        let span = startSpan(ImageProxySpans.request(method: method, route: template), context: context, ofKind: .server)
+        let span = tracer.startSpan(ImageProxySpans.request(method: method, route: template), context: context,
+                                    ofKind: .server)
         defer { span.end() }
         if span.isRecording {
             span.attributes["http.request.method"] = method

@@ -1,7 +1,8 @@
 /// The names and attributes of the spans the image service makes through swift-distributed-tracing.
 ///
-/// Spans cost nothing beyond swift-distributed-tracing's no-op tracer until an application bootstraps a tracer
-/// (`webimage serve` does with `--otlp-endpoint`); attributes are computed only for spans that record. The
+/// The proxy reads the tracer when it is made (bootstrap first; `webimage serve` does with `--tracing`): under
+/// swift-distributed-tracing's no-op tracer it makes no span at all; attributes are computed only for spans that
+/// record. The
 /// request span is a child of the client's span when the request carries W3C `traceparent`/`tracestate`
 /// (as the bootstrapped instrument reads them), and source downloads carry the download span's context to the
 /// origin (http, https and S3; the S3 request is signed without those headers, which SigV4 allows).

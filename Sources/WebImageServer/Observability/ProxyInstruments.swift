@@ -21,6 +21,8 @@ final class ProxyInstruments: Sendable {
     private let stages: [ImageProxyMetrics.Stage: CoreMetrics.Timer]
     /// False with swift-metrics' no-op factory: then no stage reads the clock.
     private let timesStages: Bool
+    /// The tracer bootstrapped when the proxy was made (nil: the no-op one).
+    let tracing = ProxyTracing()
 
     init(factory: any MetricsFactory) {
         typealias M = ImageProxyMetrics
@@ -79,7 +81,7 @@ final class ProxyInstruments: Sendable {
     /// records; see ``ImageProxySpans``).
     func time<Value, Failure: Error>(_ stage: ImageProxyMetrics.Stage, kind: SpanKind = .internal,
                                      _ body: (any Span) throws(Failure) -> Value) throws(Failure) -> Value {
-        try SpanScope.run(ImageProxySpans.stage(stage), kind: kind) { span throws(Failure) in
+        try tracing.run(ImageProxySpans.stage(stage), kind: kind) { span throws(Failure) in
             let start = startStage()
             let value = try body(span)
             endStage(stage, since: start)
@@ -91,7 +93,7 @@ final class ProxyInstruments: Sendable {
     func time<Value, Failure: Error>(_ stage: ImageProxyMetrics.Stage, named name: String, kind: SpanKind,
                                      isolation: isolated (any Actor)? = #isolation,
                                      _ body: (any Span) async throws(Failure) -> Value) async throws(Failure) -> Value {
-        try await SpanScope.run(name, kind: kind, isolation: isolation) { span async throws(Failure) in
+        try await tracing.run(name, kind: kind, isolation: isolation) { span async throws(Failure) in
             let start = startStage()
             let value = try await body(span)
             endStage(stage, since: start)

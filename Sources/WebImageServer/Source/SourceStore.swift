@@ -42,7 +42,7 @@ final class SourceStore: Sendable {
     /// the shared tier (then also written to disk), else downloaded (and, when they are an image, cached on disk
     /// and handed to the shared tier's background writes). In the `webimage.source` span (``ImageProxySpans``).
     func data(for url: URL) async throws(ProxyError) -> SourceBytes {
-        try await SpanScope.run(ImageProxySpans.source) { span async throws(ProxyError) in
+        try await statistics.instruments.tracing.run(ImageProxySpans.source) { span async throws(ProxyError) in
             let (bytes, from) = try await lookUp(url)
             if span.isRecording { span.attributes[ImageProxySpans.Attribute.sourceFrom] = from }
             return bytes
@@ -52,13 +52,13 @@ final class SourceStore: Sendable {
     private func lookUp(_ url: URL) async throws(ProxyError) -> (SourceBytes, from: String) {
         if url.scheme == "local" { return (try await localData(for: url), "local") }
         let key = url.absoluteString
-        if let disk, let cached = await SpanScope.lookup(ImageProxySpans.sourceCache(.disk), {
+        if let disk, let cached = await statistics.instruments.tracing.lookup(ImageProxySpans.sourceCache(.disk), {
             try? await NIOThreadPool.singleton.runIfActive({ disk.read(forKey: key) { data, _ in data } })
         }) {
             statistics.record(\.sourceCacheHits)
             return (SourceBytes(data: cached, header: nil), "disk")
         }
-        if let shared, let entry = await SpanScope.lookup(ImageProxySpans.sourceCache(.shared), { () async -> SharedCacheEntry? in
+        if let shared, let entry = await statistics.instruments.tracing.lookup(ImageProxySpans.sourceCache(.shared), { () async -> SharedCacheEntry? in
             guard case .hit(let entry) = await shared.lookup(.source, forKey: key) else { return nil }
             return entry
         }) {
@@ -86,11 +86,11 @@ final class SourceStore: Sendable {
             span async throws(ProxyError) in
             if span.isRecording { Self.describe(url, on: span) }
             var request = ImageDownloadRequest(url: url, totalTimeout: downloadTimeout)
-            if propagatesTraceContext {
+            if propagatesTraceContext, let tracer = statistics.instruments.tracing.tracer {
                 let context = span.context
                 request.requestModifier = { request in
                     var request = request
-                    InstrumentationSystem.instrument.inject(context, into: &request, using: TransportRequestInjector())
+                    tracer.inject(context, into: &request, using: TransportRequestInjector())
                     return request
                 }
             }
