@@ -30,6 +30,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Hummingbird's header types (already in its graph), with the traits Hummingbird asks for.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0", traits: []),
+        // Spans of the service's stages (the API only: a no-op tracer unless an executable bootstraps one).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // The OTLP/HTTP exporter of `webimage serve`; without its default gRPC trait (a much longer build).
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // System libraries (Debian -dev packages, found through pkg-config).
@@ -86,6 +90,7 @@ let package = Package(
         // The shared cache tier: an ImageCaching over a small RESP client on SwiftNIO.
         .target(name: "WebImageRedis", dependencies: ["WebImage",
                                                       .product(name: "Crypto", package: "swift-crypto"),
+                                                      .product(name: "Tracing", package: "swift-distributed-tracing"),
                                                       .product(name: "NIOCore", package: "swift-nio"),
                                                       .product(name: "NIOPosix", package: "swift-nio")]),
         // AWS Signature Version 4 for S3-compatible stores: small, ours (no AWS package is available), behind
@@ -103,6 +108,7 @@ let package = Package(
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                                .product(name: "Prometheus", package: "swift-prometheus"),
+                               .product(name: "Tracing", package: "swift-distributed-tracing"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOPosix", package: "swift-nio"),
@@ -120,7 +126,10 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Metrics", package: "swift-metrics"),
-                                         .product(name: "Prometheus", package: "swift-prometheus")]),
+                                         .product(name: "Prometheus", package: "swift-prometheus"),
+                                         .product(name: "Tracing", package: "swift-distributed-tracing"),
+                                         .product(name: "OTel", package: "swift-otel"),
+                                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // The offline demo: TurboJPEG for its progressive JPEGs, the loopback server as its origin.
         .executableTarget(name: "WebImageDemo",
                           dependencies: ["WebImage", "WebImageServer", "WebImageCLISupport", "LoopbackServer",
@@ -132,7 +141,8 @@ let package = Package(
         .executableTarget(name: "webimage-benchmarks",
                           dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL", "CTIFF",
                                          "CRSVG", .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
-                                         "WebImageServer", "RedisTestSupport", "S3TestSupport", "AWSSigV4"],
+                                         "WebImageServer", "RedisTestSupport", "S3TestSupport", "AWSSigV4",
+                                         .product(name: "Tracing", package: "swift-distributed-tracing")],
                           path: "Benchmarks/WebImageBenchmarks"),
 
         // An in-process HTTP server on 127.0.0.1: the demo's image server, and the tests' and benchmarks'.
@@ -186,6 +196,7 @@ let package = Package(
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "MetricsTestKit", package: "swift-metrics"),
                                    .product(name: "Prometheus", package: "swift-prometheus"),
+                                   .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                                    .product(name: "NIOSSL", package: "swift-nio-ssl"),
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -23,6 +23,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("shared-tier", SharedTierBenchmark.run),
     ("deadline", DeadlineBenchmark.run),
     ("s3", S3Benchmark.run),
+    ("tracing", TracingBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

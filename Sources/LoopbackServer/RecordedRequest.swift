@@ -10,6 +10,8 @@ public struct RecordedRequest: Sendable {
     public var uri: String
     /// Request headers in the order sent.
     public var headers: [(name: String, value: String)]
+    /// The request body (the first 16 MB).
+    public var body = Data()
 
     /// The first value of a header (case-insensitive name), or nil.
     public func header(_ name: String) -> String? {

@@ -9,6 +9,7 @@ final class TestServerHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let server: @Sendable () -> TestHTTPServer?
     private var head: HTTPRequestHead?
+    private var body = Data()
 
     init(server: @escaping @Sendable () -> TestHTTPServer?) {
         self.server = server
@@ -28,14 +29,16 @@ final class TestServerHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
-        case .body:
-            break
+        case .body(let part):
+            // Kept for tests that read what clients post (an OTLP exporter's spans); bounded like the test itself.
+            if body.count < 16 << 20 { body.append(contentsOf: part.readableBytesView) }
         case .end:
             guard let head, let server = server() else { return }
             self.head = nil
             let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
             let request = RecordedRequest(method: head.method.rawValue, path: path, uri: head.uri,
-                                          headers: head.headers.map { ($0.name, $0.value) })
+                                          headers: head.headers.map { ($0.name, $0.value) }, body: body)
+            body = Data()
             let response = server.record(request).resolved(for: request)
             let isHead = head.method == .HEAD
             guard let gate = response.gate else {

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import Synchronization
+import Tracing
 
 /// A small Redis client over SwiftNIO: a fixed set of pooled connections to one server, RESP2, pipelining,
 /// a deadline on every call and a circuit breaker.
@@ -35,6 +36,8 @@ public final class RedisClient: RedisCommanding {
     public let endpoint: RedisEndpoint
     public let configuration: Configuration
     private let group: any EventLoopGroup
+    /// The tracer bootstrapped when the client was made; nil: the no-op one, and calls make no span at all.
+    private let tracer: (any Tracer)?
     /// The pooled connections, the next slot to use, the breaker, whether ``close()`` ran, and the connection
     /// whose loss the breaker last counted.
     private let state: Mutex<(slots: [EventLoopFuture<any Channel>?], next: Int, breaker: CircuitBreaker, closed: Bool,
@@ -45,6 +48,7 @@ public final class RedisClient: RedisCommanding {
         self.endpoint = endpoint
         self.configuration = configuration
         self.group = group
+        tracer = InstrumentationSystem.tracer is NoOpTracer ? nil : InstrumentationSystem.tracer
         state = Mutex((Array(repeating: nil, count: configuration.connections), 0,
                        CircuitBreaker(failureThreshold: configuration.breakerFailureThreshold,
                                       openDuration: configuration.breakerOpenDuration), false, nil))
@@ -53,8 +57,32 @@ public final class RedisClient: RedisCommanding {
     /// Whether the breaker is refusing calls after repeated failures.
     public var isAvailable: Bool { state.withLock { !$0.breaker.isOpen } }
 
+    /// Each call is a client span (swift-distributed-tracing, when a tracer was bootstrapped before the client was
+    /// made) named by its command (`GET`, `SET`, …), or `PIPELINE` for several, with OpenTelemetry's database
+    /// attributes; keys, values and the password are never recorded.
     public func send(_ commands: [[[UInt8]]]) async throws(RedisError) -> [RESPValue] {
         guard !commands.isEmpty else { return [] }
+        guard let tracer else { return try await call(commands) }
+        let name = commands.count == 1 ? String(decoding: commands[0].first ?? [], as: UTF8.self).uppercased() : "PIPELINE"
+        let span = tracer.startSpan(name, context: InstrumentationContext.current ?? .topLevel, ofKind: .client)
+        defer { span.end() }
+        if span.isRecording {
+            span.attributes["db.system.name"] = "redis"
+            span.attributes["db.operation.name"] = name
+            if commands.count > 1 { span.attributes["db.operation.batch.size"] = commands.count }
+            span.attributes["server.address"] = endpoint.host
+            span.attributes["server.port"] = endpoint.port
+            span.attributes["db.namespace"] = String(endpoint.database)
+        }
+        do {
+            return try await call(commands)
+        } catch {
+            span.recordError(error)
+            throw error
+        }
+    }
+
+    private func call(_ commands: [[[UInt8]]]) async throws(RedisError) -> [RESPValue] {
         let allowed = state.withLock { !$0.closed && $0.breaker.allowsCall() }
         guard allowed else { throw .unavailable }
         let (result, connection) = await withDeadline(commands)

@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 import WebImage
 
 /// One checked request: what to fetch, what to do, in which format, under which key.
@@ -15,7 +16,7 @@ extension ImageProxy {
         let start = RequestTrace.clock()
         defer { RequestTrace.end(.check, since: start) }
         let parsed = try ProxyPath(path, onlyPresets: configuration.processing.onlyPresets)
-        try checkSignature(parsed)
+        try statistics.instruments.tracing.run(ImageProxySpans.signature) { _ throws(ProxyError) in try checkSignature(parsed) }
         var options = baseOptions
         try parser.apply(parsed.optionSegments, to: &options)
         if let expires = options.expires, expires <= Int(Date().timeIntervalSince1970) {
@@ -118,8 +119,15 @@ extension ImageProxy {
             throw error
         }
         let limiter = self.limiter
+        // The worker thread has no task: the spans made there get the request's context from here.
+        let context = statistics.instruments.tracing.tracer == nil ? nil : InstrumentationContext.current
         return try await workers.run(limit: configuration.timeouts.processing, timeout: .processingTimeout,
-                                     { () throws(ProxyError) -> Value in try body(data) },
+                                     { () throws(ProxyError) -> Value in
+                                         guard let context else { return try body(data) }
+                                         return try InstrumentationContext.withValue(context) { () -> Result<Value, ProxyError> in
+                                             do throws(ProxyError) { return .success(try body(data)) } catch { return .failure(error) }
+                                         }.get()
+                                     },
                                      onEnd: { limiter.release() })
     }
 }

@@ -80,8 +80,10 @@ public final class ImageProxy: Sendable {
                               coders: configuration.processing.coders,
                               local: configuration.sources.localRoot.flatMap {
                                   LocalSource(root: $0, maxBytes: configuration.limits.maxSourceBytes)
-                              })
-        results = ResultCache(memoryLimit: configuration.caches.memoryBytes, disk: diskStore("results"), shared: shared)
+                              },
+                              propagatesTraceContext: configuration.sources.propagatesTraceContext)
+        results = ResultCache(memoryLimit: configuration.caches.memoryBytes, disk: diskStore("results"), shared: shared,
+                              tracing: statistics.instruments.tracing)
         processor = ImageProcessor(coders: configuration.processing.coders, maxSourcePixels: configuration.limits.maxSourcePixels,
                                    limits: ProcessingPlan.Limits(maxSide: configuration.limits.maxOutputSide,
                                                                  maxPixels: configuration.limits.maxOutputPixels),

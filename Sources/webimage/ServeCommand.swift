@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Metrics
 import Prometheus
+import ServiceLifecycle
 import WebImage
 import WebImageServer
 
@@ -45,10 +46,19 @@ struct ServeCommand: AsyncParsableCommand {
             settings.configuration.instrumentation.logger.warning(
                 "ignored: webimage serve has no setting with this meaning", metadata: ["variable": "\(variable)"])
         }
+        let tracing: (any Service)?
+        do {
+            tracing = try ServeTracing.bootstrap(settings, environment: ProcessInfo.processInfo.environment,
+                                                 logger: settings.configuration.instrumentation.logger)
+        } catch {
+            Console.error(CLIFailure(subject: "--tracing", error: error).description)
+            throw ExitCode.failure
+        }
         let proxy = ImageProxy(configuration: settings.configuration)
         let server = ImageProxyServer(proxy: proxy, host: settings.bind.host, port: settings.bind.port,
                                       drainTimeout: settings.drainTimeout, metrics: metrics,
-                                      operatorPage: settings.servesOperatorPage ? settings.operatorPage : nil) { host, port in
+                                      operatorPage: settings.servesOperatorPage ? settings.operatorPage : nil,
+                                      services: tracing.map { [$0] } ?? []) { host, port in
             let shown = host.contains(":") ? "[\(host)]" : host
             FileHandle.standardOutput.write(Data("listening on http://\(shown):\(port)\n".utf8))
         }

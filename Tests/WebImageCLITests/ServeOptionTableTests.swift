@@ -58,6 +58,7 @@ import WebImage
         "skip-processing-format": ["gif", "png"], "ttl": ["60"], "error-ttl": ["3"],
         "drain-seconds": ["5"], "operator-page": ["false"], "operator-signing": ["true"],
         "operator-base-url": ["https://images.example.com"], "log-level": ["debug"], "log-format": ["json"], "access-log": ["false"],
+        "tracing": ["true"], "otlp-endpoint": ["http://collector.internal:4318"], "propagate-trace-context": ["true"],
     ]
 
     /// Fields `serve` sets outside the options, and why.

@@ -56,6 +56,9 @@ public final class HTTPClientTransport: ImageTransport {
         // A refused connection should fail now, not be retried until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.dnsOverride = dnsOverride
+        // AsyncHTTPClient's own spans off: on the event loops it makes them without a parent, each a trace of its own
+        // (the image service's `webimage.download` span covers a transfer in the request's trace).
+        configuration.tracing.tracer = nil
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         eventLoops = Array(client.eventLoopGroup.makeIterator())
     }

@@ -1,16 +1,19 @@
 import Foundation
 import NIOPosix
 import Synchronization
+import Tracing
 import WebImage
 
 /// Finished results by result key: memory first, then disk (when the service has a cache directory), then
-/// the shared tier (when the service has one).
+/// the shared tier (when the service has one). Each tier's lookup is a span (``ImageProxySpans/resultCache(_:)``).
 final class ResultCache: Sendable {
     private let memory: Mutex<ByteLRU<ProcessedResult>>
     private let disk: CheckedDiskStore?
     let shared: SharedTier?
+    private let tracing: ProxyTracing
 
-    init(memoryLimit: Int, disk: CheckedDiskStore?, shared: SharedTier? = nil) {
+    init(memoryLimit: Int, disk: CheckedDiskStore?, shared: SharedTier? = nil, tracing: ProxyTracing = ProxyTracing()) {
+        self.tracing = tracing
         memory = Mutex(ByteLRU(limit: memoryLimit))
         self.disk = disk
         self.shared = shared
@@ -18,17 +21,23 @@ final class ResultCache: Sendable {
 
     /// The result from memory, if there.
     func memoryResult(forKey key: String) -> ProcessedResult? {
-        memory.withLock { $0.value(forKey: key) }
+        tracing.run(ImageProxySpans.resultCache(.memory)) { span in
+            let hit = memory.withLock { $0.value(forKey: key) }
+            if span.isRecording { span.attributes[ImageProxySpans.Attribute.cacheHit] = hit != nil }
+            return hit
+        }
     }
 
     /// The result from disk, if there and whole (then also kept in memory); reads off the cooperative pool.
     /// A stored result that fails its checksum is removed and counted, a miss.
     func diskResult(forKey key: String) async -> ProcessedResult? {
         guard let disk else { return nil }
-        let stored = try? await NIOThreadPool.singleton.runIfActive { () -> ProcessedResult? in
-            disk.read(forKey: key) { data, extended in
-                (try? JSONDecoder().decode(ProcessedResult.Metadata.self, from: extended))
-                    .map { ProcessedResult(data: data, metadata: $0) }
+        let stored = await tracing.lookup(ImageProxySpans.resultCache(.disk)) {
+            try? await NIOThreadPool.singleton.runIfActive { () -> ProcessedResult? in
+                disk.read(forKey: key) { data, extended in
+                    (try? JSONDecoder().decode(ProcessedResult.Metadata.self, from: extended))
+                        .map { ProcessedResult(data: data, metadata: $0) }
+                }
             }
         }
         guard let stored else { return nil }
@@ -41,7 +50,15 @@ final class ResultCache: Sendable {
     /// failed (not for a plain miss).
     func sharedResult(forKey key: String) async -> (result: ProcessedResult?, failed: Bool) {
         guard let shared else { return (nil, false) }
-        switch await shared.lookup(.result, forKey: key) {
+        let lookup = await tracing.run(ImageProxySpans.resultCache(.shared)) { span in
+            let lookup = await shared.lookup(.result, forKey: key)
+            if span.isRecording {
+                let hit = if case .hit = lookup { true } else { false }
+                span.attributes[ImageProxySpans.Attribute.cacheHit] = hit
+            }
+            return lookup
+        }
+        switch lookup {
         case .hit(let entry):
             let result = ProcessedResult(shared: entry)
             await storeLocally(result, forKey: key)

@@ -1,6 +1,7 @@
 import Foundation
 import Metrics
 import Synchronization
+import Tracing
 import WebImage
 import WebImageRedis
 
@@ -79,21 +80,27 @@ final class SharedTier: Sendable {
             return
         }
         let entry = makeEntry()
+        // Detached, so the write outlives the request; its Redis spans stay in the request's trace.
+        let context = InstrumentationContext.current
         Task.detached { [self] in
-            defer {
-                pending.subtract(1, ordering: .relaxed)
-                recordAvailability()
-            }
-            do throws(RedisError) {
-                try await cache.store(entry, forKey: kind.keyPrefix + key)
-                instruments.wrote(kind)
-            } catch {
-                instruments.writeFailed(kind, reason: error.metricReason)
-                // Refused by the open breaker: counted only; the opening itself was logged.
-                guard error != .unavailable else { return }
-                instruments.logger.warning("shared cache write failed",
-                                           metadata: ["kind": "\(kind.rawValue)", "key": "\(key)", "error": "\(error)"])
-            }
+            await InstrumentationContext.withValue(context) { await write(kind, forKey: key, entry) }
+        }
+    }
+
+    private func write(_ kind: Kind, forKey key: String, _ entry: SharedCacheEntry) async {
+        defer {
+            pending.subtract(1, ordering: .relaxed)
+            recordAvailability()
+        }
+        do throws(RedisError) {
+            try await cache.store(entry, forKey: kind.keyPrefix + key)
+            instruments.wrote(kind)
+        } catch {
+            instruments.writeFailed(kind, reason: error.metricReason)
+            // Refused by the open breaker: counted only; the opening itself was logged.
+            guard error != .unavailable else { return }
+            instruments.logger.warning("shared cache write failed",
+                                       metadata: ["kind": "\(kind.rawValue)", "key": "\(key)", "error": "\(error)"])
         }
     }
 

@@ -16,6 +16,11 @@ extension ImageProxyConfiguration {
         public var localRoot: URL?
         /// Where `s3://` sources are read (imgproxy's `IMGPROXY_USE_S3`). Default nil: they are refused (403).
         public var s3: S3?
+        /// Whether source requests (http, https and S3) carry the context of their `webimage.download` span, as the
+        /// bootstrapped instrument writes it (W3C `traceparent` and `tracestate` with swift-otel), so the origin's
+        /// spans join the trace (imgproxy's `IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`). S3 requests are signed
+        /// without these headers. Default false, as in imgproxy: an origin learns nothing of the service's traces.
+        public var propagatesTraceContext = false
 
         public init(policy: SourcePolicy = SourcePolicy(), maxRedirects: Int = 5,
                     additionalTrustRootFiles: [String] = []) {

@@ -37,11 +37,17 @@ extension ImageProxy {
         }
     }
 
-    /// `body`'s answer to `request`, through the access log and in-flight count, as a Hummingbird response.
+    /// `body`'s answer to `request`, through the access log and in-flight count (and the request span, for
+    /// image and info routes), as a Hummingbird response.
     private func answer(_ request: Request, route: AccessLog.Route,
                         _ body: @escaping @Sendable (ProxyRequest) async -> ProxyResponse) async -> Response {
         let proxyRequest = Self.proxyRequest(request)
-        let answer = await accessLog.observe(proxyRequest, route: route) { await body(proxyRequest) }
+        let observed: @Sendable () async -> ProxyResponse = { [accessLog] in
+            await accessLog.observe(proxyRequest, route: route) { await body(proxyRequest) }
+        }
+        let answer = route == .operational ? await observed()
+            : await RequestSpan.run(proxyRequest, headers: request.headers, route: route,
+                                    tracing: statistics.instruments.tracing, observed)
         return Self.response(answer, isHead: proxyRequest.isHead)
     }
 

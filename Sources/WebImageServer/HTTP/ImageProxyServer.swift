@@ -22,10 +22,12 @@ public final class ImageProxyServer: Sendable {
     /// served in Prometheus' text format at `GET /metrics` on its own listener (bootstrap swift-metrics with a
     /// `PrometheusMetricsFactory` over the same registry before making the proxy, so the pipeline's metrics
     /// land there too). With `operatorPage` too, that listener also serves the ``OperatorPage`` at `/`.
+    ///
+    /// `services` run beside the server and stop after it (a span exporter then sends the last spans).
     public init(proxy: ImageProxy, host: String, port: Int, drainTimeout: Duration = .seconds(20),
                 idleTimeout: Duration = .seconds(30), signals: [UnixSignal] = [.sigterm, .sigint],
                 metrics: (registry: PrometheusCollectorRegistry, host: String, port: Int)? = nil,
-                operatorPage: OperatorPage? = nil,
+                operatorPage: OperatorPage? = nil, services: [any Service] = [],
                 onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in }) {
         self.proxy = proxy
         let listener = ImageListener(host: host, port: port)
@@ -42,8 +44,10 @@ public final class ImageProxyServer: Sendable {
                                           onListening(host, real)
                                       })
         application.logger.logLevel = .warning
-        var services = [ServiceGroupConfiguration.ServiceConfiguration(service: application),
-                        ServiceGroupConfiguration.ServiceConfiguration(service: DrainNotice(proxy: proxy))]
+        // A group stops its services in reverse order: the given ones last.
+        var services = services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+            + [ServiceGroupConfiguration.ServiceConfiguration(service: application),
+               ServiceGroupConfiguration.ServiceConfiguration(service: DrainNotice(proxy: proxy))]
         if let metrics {
             let routes = operatorPage.map { page in
                 proxy.recentRequests.startRecording()

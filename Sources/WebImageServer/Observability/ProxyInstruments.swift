@@ -1,5 +1,6 @@
 import Dispatch
 import Metrics
+import Tracing
 
 /// The service's metrics (``ImageProxyMetrics``), made once with the proxy from its factory.
 final class ProxyInstruments: Sendable {
@@ -22,6 +23,8 @@ final class ProxyInstruments: Sendable {
     private let stages: [ImageProxyMetrics.Stage: CoreMetrics.Timer]
     /// False with swift-metrics' no-op factory: then no stage reads the clock.
     private let timesStages: Bool
+    /// The tracer bootstrapped when the proxy was made (nil: the no-op one).
+    let tracing = ProxyTracing()
 
     init(factory: any MetricsFactory) {
         typealias M = ImageProxyMetrics
@@ -83,12 +86,27 @@ final class ProxyInstruments: Sendable {
         RequestTrace.current?.add(RequestStage(stage), nanoseconds: nanoseconds)
     }
 
-    /// Runs `body` as `stage`, timed when it returns.
-    func time<Value, Failure: Error>(_ stage: ImageProxyMetrics.Stage,
-                                     _ body: () throws(Failure) -> Value) throws(Failure) -> Value {
-        let start = startStage()
-        let value = try body()
-        endStage(stage, since: start)
-        return value
+    /// Runs `body` as `stage`: timed when it returns, inside the stage's span (`body` describes it when it
+    /// records; see ``ImageProxySpans``).
+    func time<Value, Failure: Error>(_ stage: ImageProxyMetrics.Stage, kind: SpanKind = .internal,
+                                     _ body: (any Span) throws(Failure) -> Value) throws(Failure) -> Value {
+        try tracing.run(ImageProxySpans.stage(stage), kind: kind) { span throws(Failure) in
+            let start = startStage()
+            let value = try body(span)
+            endStage(stage, since: start)
+            return value
+        }
+    }
+
+    /// ``time(_:kind:_:)`` for asynchronous work (the download).
+    func time<Value, Failure: Error>(_ stage: ImageProxyMetrics.Stage, named name: String, kind: SpanKind,
+                                     isolation: isolated (any Actor)? = #isolation,
+                                     _ body: (any Span) async throws(Failure) -> Value) async throws(Failure) -> Value {
+        try await tracing.run(name, kind: kind, isolation: isolation) { span async throws(Failure) in
+            let start = startStage()
+            let value = try await body(span)
+            endStage(stage, since: start)
+            return value
+        }
     }
 }

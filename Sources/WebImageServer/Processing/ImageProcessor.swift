@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 import WebImage
 
 /// Turns source bytes into result bytes: header checks, decode at the size the result needs, orientation,
@@ -60,24 +61,30 @@ struct ImageProcessor: Sendable {
         let plan = ProcessingPlan(source: upright, options: options,
                                   limits: limits(for: options, frames: keepsFrames ? frames : 1))
         let keepsProfile = !options.stripColorProfile && (named.map(Self.carriesProfile) ?? false)
-        var image = try timing.time(.decode) { [options] () throws(ProxyError) in
-            try decode(source.data, header: header, scale: trims || thumbnail ? 1 : plan.scale,
-                       frames: keepsFrames ? frames : 1, keepsProfile: keepsProfile, thumbnail: thumbnail,
-                       readsMetadata: ResultMetadata.isRead(for: options),
-                       vectorRaster: vector ? vectorRaster(base: base, scale: trims ? 1 : plan.scale) : nil)
+        var image = try timing.time(.decode) { [options] span throws(ProxyError) in
+            if span.isRecording { span.attributes[ImageProxySpans.Attribute.format] = header.format.rawValue }
+            return try decode(source.data, header: header, scale: trims || thumbnail ? 1 : plan.scale,
+                              frames: keepsFrames ? frames : 1, keepsProfile: keepsProfile, thumbnail: thumbnail,
+                              readsMetadata: ResultMetadata.isRead(for: options),
+                              vectorRaster: vector ? vectorRaster(base: base, scale: trims ? 1 : plan.scale) : nil)
         }
         var stored = thumbnail ? image.pixels.size : base
         if trims, let trim = options.trim {
             image = trimmed(image, trim)
             stored = image.pixels.size
         }
-        let result = try timing.time(.process) { [image, stored, options] () throws(ProxyError) in
+        let result = try timing.time(.process) { [image, stored, options] _ throws(ProxyError) in
             try transform(image, storedSize: stored, plan: plan, options: options)
         }
         let format = named ?? choice.fallback(for: result)
-        let bytes = try timing.time(.encode) { [options] () throws(ProxyError) in
+        let bytes = try timing.time(.encode) { [options] span throws(ProxyError) in
             let kept = ResultMetadata.result(from: image.metadata, options: options)
-            return try encode(fitted(result, to: format).with(metadata: kept), as: format, options: options)
+            let bytes = try encode(fitted(result, to: format).with(metadata: kept), as: format, options: options)
+            if span.isRecording {
+                span.attributes[ImageProxySpans.Attribute.format] = format.rawValue
+                span.attributes["http.response.body.size"] = bytes.count
+            }
+            return bytes
         }
         return (bytes, format)
     }

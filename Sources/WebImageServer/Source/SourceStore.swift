@@ -1,5 +1,6 @@
 import Foundation
 import NIOPosix
+import Tracing
 import WebImage
 import WebImageRedis
 
@@ -23,11 +24,14 @@ final class SourceStore: Sendable {
     let coders: CodersManager
     /// Where `local://` sources are read; nil: none are.
     let local: LocalSource?
+    /// Whether downloads send the download span's context to the origin.
+    let propagatesTraceContext: Bool
 
     init(downloader: ImageDownloader, disk: CheckedDiskStore?, shared: SharedTier? = nil, downloadTimeout: Duration,
          revalidateAfter: Duration = .seconds(3600), statistics: ProxyStatistics, coders: CodersManager,
-         local: LocalSource? = nil) {
+         local: LocalSource? = nil, propagatesTraceContext: Bool = false) {
         self.local = local
+        self.propagatesTraceContext = propagatesTraceContext
         self.downloader = downloader
         self.disk = disk
         self.shared = shared
@@ -46,44 +50,53 @@ final class SourceStore: Sendable {
     /// The bytes of `url`: from disk if cached (and whole: a file that fails its checksum is removed) and
     /// confirmed less than `revalidateAfter` ago, else from the shared tier (then also written to disk), else
     /// downloaded (and, when they are an image, cached on disk and handed to the shared tier's background
-    /// writes). A stale copy is revalidated: a 304 serves it, a changed source replaces it.
+    /// writes). A stale copy is revalidated: a 304 serves it, a changed source replaces it. In the
+    /// `webimage.source` span (``ImageProxySpans``).
     func data(for url: URL) async throws(ProxyError) -> SourceBytes {
-        if url.scheme == "local" { return try await localData(for: url) }
+        try await statistics.instruments.tracing.run(ImageProxySpans.source) { span async throws(ProxyError) in
+            let (bytes, from) = try await lookUp(url)
+            if span.isRecording { span.attributes[ImageProxySpans.Attribute.sourceFrom] = from }
+            return bytes
+        }
+    }
+
+    private func lookUp(_ url: URL) async throws(ProxyError) -> (SourceBytes, from: String) {
+        if url.scheme == "local" { return (try await localData(for: url), "local") }
         let key = url.absoluteString
         var stale: CachedCopy?
-        if let disk, let cached = try? await NIOThreadPool.singleton.runIfActive({
-            disk.read(forKey: key) { data, extended in CachedCopy(data: data, record: SourceRecord(stored: extended)) }
+        if let disk, let cached = await statistics.instruments.tracing.lookup(ImageProxySpans.sourceCache(.disk), {
+            try? await NIOThreadPool.singleton.runIfActive {
+                disk.read(forKey: key) { data, extended in CachedCopy(data: data, record: SourceRecord(stored: extended)) }
+            }
         }) {
             if let record = cached.record, record.isFresh(at: Date(), for: revalidateAfter) {
                 statistics.record(\.sourceCacheHits)
-                return SourceBytes(data: cached.data, header: nil)
+                return (SourceBytes(data: cached.data, header: nil), "disk")
             }
             stale = cached
         }
-        if stale == nil, let shared, case .hit(let entry) = await shared.lookup(.source, forKey: key) {
+        if stale == nil, let shared, let entry = await statistics.instruments.tracing.lookup(
+            ImageProxySpans.sourceCache(.shared), { () async -> SharedCacheEntry? in
+                guard case .hit(let entry) = await shared.lookup(.source, forKey: key) else { return nil }
+                return entry
+            }) {
             let data = Data(entry.bytes)
             // The shared tier keeps no validators: the copy counts as confirmed now, and is fetched whole when stale.
             await storeOnDisk(data, SourceRecord(confirmedAt: Date(), validators: nil), forKey: key)
-            return SourceBytes(data: data, header: nil)
+            return (SourceBytes(data: data, header: nil), "shared")
         }
-        return try await download(url, key: key, revalidating: stale)
+        return (try await download(url, key: key, revalidating: stale), stale == nil ? "download" : "revalidation")
     }
 
     /// Fetches `url`, conditionally when a stale copy has validators.
     private func download(_ url: URL, key: String, revalidating stale: CachedCopy?) async throws(ProxyError) -> SourceBytes {
         statistics.record(\.sourceDownloads)
-        var request = ImageDownloadRequest(url: url, totalTimeout: downloadTimeout)
-        if let validators = stale?.record?.validators {
-            request.options.insert(.refreshCached)
-            request.cachedValidators = validators
-        }
         let download: ImageDownloadData
-        let start = statistics.instruments.startStage()
-        do {
-            download = try await downloader.data(for: request)
-            statistics.instruments.endStage(.download, since: start)
+        switch await fetch(url, validators: stale?.record?.validators) {
+        case .success(let fetched):
+            download = fetched
             statistics.record(\.sourceBytes, by: download.data.count)
-        } catch {
+        case .failure(let error):
             if case .cancelled = error, Task.isCancelled { throw .unavailable("the request was abandoned") }
             guard let stale else { throw ProxyError(source: error) }
             return try await settle(stale, key: key, after: error)
@@ -99,6 +112,56 @@ final class SourceStore: Sendable {
             await storeOnDisk(download.data, SourceRecord(confirmedAt: Date(), validators: validators), forKey: key)
         }
         return SourceBytes(data: download.data, header: header)
+    }
+
+    /// The origin's answer, in the `webimage.download` client span, whose context the request carries to the origin
+    /// when the operator allows it. A 304 to a conditional request is an outcome, not an error of the span.
+    private func fetch(_ url: URL, validators: HTTPValidators?) async -> Result<ImageDownloadData, WebImageError> {
+        await statistics.instruments.time(.download, named: ImageProxySpans.download, kind: .client) { span async in
+            if span.isRecording { Self.describe(url, on: span) }
+            var request = ImageDownloadRequest(url: url, totalTimeout: downloadTimeout)
+            if let validators {
+                request.options.insert(.refreshCached)
+                request.cachedValidators = validators
+            }
+            if propagatesTraceContext, let tracer = statistics.instruments.tracing.tracer {
+                let context = span.context
+                request.requestModifier = { request in
+                    var request = request
+                    tracer.inject(context, into: &request, using: TransportRequestInjector())
+                    return request
+                }
+            }
+            do throws(WebImageError) {
+                let download = try await downloader.data(for: request)
+                if span.isRecording {
+                    if let status = download.response?.status { span.attributes["http.response.status_code"] = status }
+                    span.attributes["http.response.body.size"] = download.data.count
+                }
+                return .success(download)
+            } catch {
+                if case .cacheNotModified = error {
+                    if span.isRecording { span.attributes["http.response.status_code"] = 304 }
+                } else {
+                    span.recordError(error)
+                }
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The download span's request attributes: the source without user, query or fragment (S3 version ids and
+    /// signed-URL parameters stay out of traces).
+    private static func describe(_ url: URL, on span: any Span) {
+        span.attributes["http.request.method"] = "GET"
+        if let host = url.host { span.attributes["server.address"] = host }
+        if var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            components.user = nil
+            components.password = nil
+            components.query = nil
+            components.fragment = nil
+            if let full = components.string { span.attributes["url.full"] = full }
+        }
     }
 
     /// What a failed revalidation leaves: a 304 confirms the copy; an origin that is down, failing or slow

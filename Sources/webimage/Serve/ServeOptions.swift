@@ -8,7 +8,7 @@ import WebImageServer
 /// Every `webimage serve` option, each declared once, in the order `--help` lists them.
 enum ServeOptions {
     static let all: [ServeOption] = listening + signing + sources + s3 + limits + timeouts + caches + sharedCache
-        + concurrency + processing + responses + process
+        + concurrency + processing + responses + process + tracing
 
     static let listening: [ServeOption] = [
         ServeOption(name: "bind", variables: ["WEBIMAGE_BIND", "IMGPROXY_BIND"], kind: .value("HOST:PORT"),
@@ -410,5 +410,26 @@ enum ServeOptions {
                     "One info line per request on stderr (logger SwiftWebImage.serve.access); --no-access-log "
                         + "turns it off. Default on.",
                     field: "accessLog", \.accessLog),
+    ]
+
+    static let tracing: [ServeOption] = [
+        .toggle("tracing", ["WEBIMAGE_TRACING", "IMGPROXY_OPEN_TELEMETRY_ENABLE"],
+                "Export spans over OTLP/HTTP to the OTEL_EXPORTER_OTLP_* endpoint (default http://localhost:4318); "
+                    + "the OTEL_* variables configure the exporter.",
+                field: "tracing", \.tracing),
+        ServeOption(name: "otlp-endpoint", variables: ["WEBIMAGE_OTLP_ENDPOINT"], kind: .value("URL"),
+                    help: "Export spans to this OTLP/HTTP base URL (spans go to URL/v1/traces); turns --tracing on. "
+                        + "Default: OTEL_EXPORTER_OTLP_ENDPOINT.", field: "otlpEndpoint") { settings, given in
+            guard let url = URL(string: given.text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                  url.host?.isEmpty == false else {
+                throw given.failure("give an http or https URL")
+            }
+            settings.otlpEndpoint = given.text
+        },
+        .invertible("propagate-trace-context", ["WEBIMAGE_PROPAGATE_TRACE_CONTEXT",
+                                                "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL"],
+                    "Send the trace context (traceparent, tracestate) to http, https and S3 origins. Default off.",
+                    field: "configuration.sources.propagatesTraceContext",
+                    \.configuration.sources.propagatesTraceContext),
     ]
 }

@@ -44,6 +44,11 @@ struct ServeSettings: Sendable {
     var logFormat = LogFormat.text
     /// One `info` line per request on stderr. Default on.
     var accessLog = true
+    /// Spans exported over OTLP/HTTP (`--tracing`). Default off.
+    var tracing = false
+    /// The OTLP/HTTP base URL (`--otlp-endpoint`), which turns tracing on; nil: the OTEL_* variables' or
+    /// swift-otel's default.
+    var otlpEndpoint: String?
     /// `IMGPROXY_*` variables set that nothing here reads: logged once at start-up, never silently ignored.
     var ignoredVariables: [String] = []
 

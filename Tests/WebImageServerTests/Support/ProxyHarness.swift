@@ -31,6 +31,8 @@ final class ProxyHarness: Sendable {
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 128
+        // The test's own requests carry only the trace context a test gives them (tracing tests send their own).
+        configuration.tracing.tracer = nil
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
