@@ -26,7 +26,7 @@ import WebImage
         #expect(try ProxyPath("/_/aHR0cDovL2EvYg==").source == "http://a/b")
     }
 
-    @Test(arguments: ["", "nosignature", "/only", "/_/", "/_/w:1", "/_/!!!notbase64", "/_/plain/", "/_/plain/x@svg",
+    @Test(arguments: ["", "nosignature", "/only", "/_/", "/_/w:1", "/_/!!!notbase64", "/_/plain/", "/_/plain/x@pdf",
                       "/_/aHR0cDovL2EvYg.pdf", "/_/plain/%E0%A4%A"])
     func malformedPathsAreBadRequests(path: String) {
         #expect(throws: ProxyError.self) { try ProxyPath(Substring(path)) }

@@ -2,6 +2,7 @@ import Foundation
 import InMemoryTracing
 import Testing
 import TestSupport
+import S3TestSupport
 import Tracing
 import WebImage
 @testable import WebImageServer
