@@ -20,6 +20,8 @@ import TestSupport
         #expect(info.status == 0)
         #expect(info.stdout.contains("  pages       10000\n"), "\(info.stdout)")
         #expect(info.stdout.contains("  size        100x50 px\n"))
+        let json = try await MeasuredRun.run(["info", "--json", path], timeout: 60)
+        #expect(json.stdout.contains("\"pageCount\":10000"), "\(json.stdout)")
         let decode = try await MeasuredRun.run(["decode", path, "-o", dir.path("page.pam")], timeout: 60)
         #expect(decode.status == 0, "\(decode.stderr)")
         for run in [info, decode] {
