@@ -53,6 +53,11 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // libtiff 4.5: TIFF decoding and encoding from memory, with per-handle error handlers and allocation bounds.
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        // libxml2: the service's SVG sanitiser reads documents with it (entities expanded within its limits).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // librsvg 2.54 (with cairo and GLib): SVG rasterising, the library libvips and imgproxy use. Its flags
+        // carry -pthread, which SwiftPM drops with a warning (no header needs it).
+        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // poppler 22 through its GLib interface (with cairo, which it renders on): PDF pages from memory.
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         // libjpeg behind a setjmp error handler (incremental decoding).
@@ -69,7 +74,7 @@ let package = Package(
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim",
-                               "CColorShim", "CDeflate", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CTIFF", "CPoppler"]),
+                               "CColorShim", "CDeflate", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CTIFF", "CRSVG", "CPoppler"]),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs", "CSystemShim",
                                                  .product(name: "Crypto", package: "swift-crypto"),
@@ -91,7 +96,7 @@ let package = Package(
         // The image service as a library: URL parsing, signatures, source policy, the processing pipeline and a
         // Hummingbird router any Hummingbird app can mount.
         .target(name: "WebImageServer",
-                dependencies: ["AWSSigV4", "WebImage", "WebImageRedis", .product(name: "Crypto", package: "swift-crypto"),
+                dependencies: ["AWSSigV4", "WebImage", "WebImageRedis", "CLibXML2", .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                // Its HTTP/1 child channel, wrapped to check the Host header.
                                .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -127,9 +132,9 @@ let package = Package(
                                          .product(name: "NIOCore", package: "swift-nio")]),
 
         .executableTarget(name: "webimage-benchmarks",
-                          dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL", "CTIFF", "CPoppler",
-                                         .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
-                                         "WebImageServer", "RedisTestSupport"],
+                          dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL", "CTIFF",
+                                         "CRSVG", "CPoppler", .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
+                                         "WebImageServer", "RedisTestSupport", "S3TestSupport", "AWSSigV4"],
                           path: "Benchmarks/WebImageBenchmarks"),
 
         // An in-process HTTP server on 127.0.0.1: the demo's image server, and the tests' and benchmarks'.
@@ -147,6 +152,12 @@ let package = Package(
                 dependencies: ["WebImageRedis", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio")],
                 path: "Tests/RedisSupport"),
+
+        // A real S3-compatible server (`moto_server`) on a free loopback port: the S3 source tests' and the benchmarks'.
+        .target(name: "S3TestSupport",
+                dependencies: ["RedisTestSupport", "TestSupport", "AWSSigV4",
+                               .product(name: "AsyncHTTPClient", package: "async-http-client")],
+                path: "Tests/S3Support"),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"]),
         .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter", "TestSupport"]),
@@ -171,7 +182,8 @@ let package = Package(
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageServerTests",
-                    dependencies: ["WebImageServer", "AWSSigV4", "TestSupport", "RedisTestSupport", "URLPropertyChild",
+                    dependencies: ["WebImageServer", "AWSSigV4", "TestSupport", "RedisTestSupport", "S3TestSupport",
+                                   "URLPropertyChild",
                                    "SSRFNamespaceChild",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "MetricsTestKit", package: "swift-metrics"),

@@ -8,6 +8,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("gif", GIFBenchmarks.run),
     ("tiff", TIFFBenchmarks.run),
     ("pdf", PDFBenchmark.run),
+    ("svg", SVGBenchmarks.run),
     ("modern-decode", ModernDecodeBenchmarks.run),
     ("modern-encode", ModernEncodeBenchmarks.run),
     ("color", ColorBenchmark.run),
@@ -22,6 +23,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("fetch-rss", FetchRSSBenchmark.run),
     ("shared-tier", SharedTierBenchmark.run),
     ("deadline", DeadlineBenchmark.run),
+    ("s3", S3Benchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -71,7 +71,8 @@ public final class ImageProxy: Sendable {
             SharedTier(configuration: $0, statistics: statistics, proxyInstrumentation: configuration.instrumentation)
         }
         sources = SourceStore(downloader: downloader, disk: diskStore("sources"), shared: shared,
-                              downloadTimeout: configuration.timeouts.download, statistics: statistics,
+                              downloadTimeout: configuration.timeouts.download,
+                              revalidateAfter: configuration.caches.revalidateSourcesAfter, statistics: statistics,
                               coders: configuration.processing.coders,
                               local: configuration.sources.localRoot.flatMap {
                                   LocalSource(root: $0, maxBytes: configuration.limits.maxSourceBytes)

@@ -39,6 +39,7 @@ import WebImage
         "max-src-megapixels": ["2.5"], "allow-security-options": ["true"], "max-output-side": ["1000"], "max-output-pixels": ["1000000"],
         "download-timeout": ["9"], "download-idle-timeout": ["7"], "processing-timeout": ["30"],
         "cache-dir": ["/tmp/serve-cache"], "memory-cache-bytes": ["1000"], "disk-cache-bytes": ["5000"],
+        "revalidate-sources-after": ["0"],
         "shared-cache": ["redis://10.0.0.6:6381/1"], "shared-cache-ttl": ["60"], "shared-cache-deadline-ms": ["20"],
         "shared-cache-breaker-failures": ["5"], "shared-cache-breaker-seconds": ["2"],
         "shared-cache-connections": ["4"], "shared-cache-max-entry-bytes": ["1000"],

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import S3TestSupport
 import AWSSigV4
 import WebImage
 @testable import WebImageServer

@@ -22,14 +22,22 @@ public final class AnimatedImage: AnimatedFrameProvider, Codable {
 
     /// Reads an animation (GIF, APNG, animated WebP) or a still image (one frame).
     ///
-    /// Throws ``WebImageError/badImageData(_:)`` for bytes no coder can decode (SVG, garbage) and for an
-    /// animation over `options`' animation limits (``ImageDecodeOptions/maxFrameCount``,
-    /// ``ImageDecodeOptions/maxAnimationPixelCount``), which are checked from its headers.
+    /// Throws ``WebImageError/badImageData(_:)`` for bytes no coder can decode (garbage), for vector images
+    /// (SVG, PDF: SDAnimatedImage's rule) and for an animation over `options`' animation limits
+    /// (``ImageDecodeOptions/maxFrameCount``, ``ImageDecodeOptions/maxAnimationPixelCount``), which are checked
+    /// from its headers.
     public init(data: Data, scale: Double? = nil, options: ImageDecodeOptions = ImageDecodeOptions(),
                 coders: CodersManager = .shared) throws {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
         let animated = try coders.animatedDecoder(for: data, options: options)
-        decoder = try animated ?? DecodedFramesDecoder(coders.decode(data, options: options))
+        if let animated {
+            decoder = animated
+        } else {
+            let still = try coders.decode(data, options: options)
+            // SDAnimatedImage takes no vector image: its raster would be fixed at one size.
+            guard !still.isVector else { throw WebImageError.badImageData(.unsupportedFormat(still.format)) }
+            decoder = DecodedFramesDecoder(still)
+        }
         self.data = data
         format = decoder.format
         var resolved = options

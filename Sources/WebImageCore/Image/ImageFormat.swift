@@ -17,7 +17,8 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// `....ftypheic|heix|hevc|hevx` → HEIC, `....ftypmif1|msf1` → HEIF, `....ftypavif|avis` → AVIF,
     /// `FF 0A` (codestream) or `00 00 00 0C 4A 58 4C 20 0D 0A 87 0A` (container) → JPEG XL,
     /// `00 00 01 00` and an image count of 1…512 (that is not an ISO-BMFF `ftyp` box) → ICO, `%PDF` → PDF,
-    /// data whose last 100 bytes contain `</svg>` → SVG.
+    /// text whose first 4 KB hold an `<svg` root after an optional BOM and the XML prolog (declaration, comments,
+    /// processing instructions, doctype) → SVG.
     public init(sniffing data: Data) {
         self = data.withUnsafeBytes { Self.sniff(UnsafeRawBufferPointer($0)) }
     }
@@ -55,8 +56,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
             if ascii(0..<4) == "%PDF" { return .pdf }
         default: break
         }
-        let tail = String(decoding: bytes.suffix(100), as: UTF8.self)
-        return tail.contains("</svg>") ? .svg : .undefined
+        return SVGSniffing.isSVG(bytes) ? .svg : .undefined
     }
 
     /// The first box of a JPEG XL container: a 12-byte `JXL ` box holding `0D 0A 87 0A`.

@@ -11,13 +11,18 @@ extension ImageProxyConfiguration {
         public var diskBytes: Int
         /// A Redis tier shared with other instances, after memory and disk. Default nil: none.
         public var shared: SharedCacheConfiguration?
+        /// How long a cached source is used before its origin is asked whether it changed (a conditional request
+        /// with its `ETag`/`Last-Modified`: a 304 costs no body; a source without validators is fetched whole).
+        /// Zero asks every time. Default one hour.
+        public var revalidateSourcesAfter: Duration
 
         public init(directory: URL? = nil, memoryBytes: Int = 64 << 20, diskBytes: Int = 1 << 30,
-                    shared: SharedCacheConfiguration? = nil) {
+                    shared: SharedCacheConfiguration? = nil, revalidateSourcesAfter: Duration = .seconds(3600)) {
             self.directory = directory
             self.memoryBytes = memoryBytes
             self.diskBytes = diskBytes
             self.shared = shared
+            self.revalidateSourcesAfter = revalidateSourcesAfter
         }
     }
 }

@@ -40,8 +40,12 @@ public enum ImageProxyMetrics {
     /// Counter: source downloads asked of the downloader after the source cache missed (the downloader
     /// coalesces concurrent ones for one URL: `swiftwebimage_downloads_started_total` counts real fetches).
     public static let sourceDownloads = "swiftwebimage_serve_source_downloads_total"
-    /// Counter: sources read from the disk cache of originals.
+    /// Counter: sources read from the disk cache of originals without asking the origin.
     public static let sourceCacheHits = "swiftwebimage_serve_source_cache_hits_total"
+    /// Counter: stale cached sources the origin confirmed unchanged (a 304 to a conditional request).
+    public static let sourcesNotModified = "swiftwebimage_serve_sources_not_modified_total"
+    /// Counter: stale cached sources served because their origin failed or timed out when asked to confirm them.
+    public static let staleSourcesServed = "swiftwebimage_serve_stale_sources_served_total"
     /// Counter: requests refused at once with 429 because the queue was full.
     public static let rejected = "swiftwebimage_serve_rejected_total"
     /// Counter, dimension ``Dimension/tier`` (`disk`, `shared`): cached results and sources refused when read

@@ -14,6 +14,8 @@ final class ProxyInstruments: Sendable {
     private let encodes: Counter
     private let sourceDownloads: Counter
     private let sourceCacheHits: Counter
+    private let sourcesNotModified: Counter
+    private let staleSourcesServed: Counter
     private let rejected: Counter
     private let corruptDisk: Counter
     private let corruptShared: Counter
@@ -32,6 +34,8 @@ final class ProxyInstruments: Sendable {
         encodes = Counter(label: M.encodes, factory: factory)
         sourceDownloads = Counter(label: M.sourceDownloads, factory: factory)
         sourceCacheHits = Counter(label: M.sourceCacheHits, factory: factory)
+        sourcesNotModified = Counter(label: M.sourcesNotModified, factory: factory)
+        staleSourcesServed = Counter(label: M.staleSourcesServed, factory: factory)
         rejected = Counter(label: M.rejected, factory: factory)
         corruptDisk = Counter(label: M.corruptCacheValues, dimensions: [(M.Dimension.tier, "disk")], factory: factory)
         corruptShared = Counter(label: M.corruptCacheValues, dimensions: [(M.Dimension.tier, "shared")], factory: factory)
@@ -54,6 +58,8 @@ final class ProxyInstruments: Sendable {
         case \.encodes: (encodes, nil)
         case \.sourceDownloads: (sourceDownloads, nil)
         case \.sourceCacheHits: (sourceCacheHits, nil)
+        case \.sourcesNotModified: (sourcesNotModified, nil)
+        case \.staleSourcesServed: (staleSourcesServed, nil)
         case \.rejected: (rejected, nil)
         case \.corruptDiskValues: (corruptDisk, nil)
         case \.corruptSharedValues: (corruptShared, nil)

@@ -9,8 +9,12 @@ public final class ProxyStatistics: Sendable {
         /// Source downloads started (after the source cache missed); coalesced callers of one download count once
         /// per result they wait for.
         public var sourceDownloads = 0
-        /// Sources read from the disk cache.
+        /// Sources read from the disk cache without asking the origin.
         public var sourceCacheHits = 0
+        /// Stale cached sources the origin confirmed unchanged (304 to a conditional request).
+        public var sourcesNotModified = 0
+        /// Stale cached sources served because the origin failed or did not answer their revalidation.
+        public var staleSourcesServed = 0
         /// Results encoded.
         public var encodes = 0
         /// Results answered from memory.

@@ -141,6 +141,11 @@ enum ServeOptions {
                 maximum: ServeOption.maxBytes),
         .number("disk-cache-bytes", ["WEBIMAGE_DISK_CACHE_BYTES"], "Bytes each disk cache (sources, results) may take.",
                 field: "configuration.caches.diskBytes", \.configuration.caches.diskBytes, maximum: ServeOption.maxBytes),
+        .duration("revalidate-sources-after", ["WEBIMAGE_REVALIDATE_SOURCES_AFTER"],
+                  "Seconds a cached source is used before its origin is asked (ETag/Last-Modified) whether it changed; "
+                      + "0: every time.",
+                  field: "configuration.caches.revalidateSourcesAfter", \.configuration.caches.revalidateSourcesAfter,
+                  minimum: 0),
     ]
 
     static let sharedCache: [ServeOption] = [

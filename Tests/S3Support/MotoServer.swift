@@ -4,18 +4,19 @@ import NIOCore
 import NIOHTTP1
 import RedisTestSupport
 import TestSupport
+import AWSSigV4
 
 /// A real S3-compatible server on 127.0.0.1: `moto_server` from PyPI's `moto[server]` (`Scripts/setup.sh` puts it
 /// in `.build-moto/`). Started with `INITIAL_NO_AUTH_ACTION_COUNT`, it takes the first few actions unsigned —
 /// an IAM user with an S3 policy and its access key, a bucket and its objects — and checks every request's
 /// Signature Version 4 after them.
-final class MotoServer: Sendable {
-    let port: Int
-    let accessKeyID: String
-    let secretAccessKey: String
+public final class MotoServer: Sendable {
+    public let port: Int
+    public let accessKeyID: String
+    public let secretAccessKey: String
     private let process: Process
 
-    var endpoint: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var endpoint: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     private init(port: Int, accessKeyID: String, secretAccessKey: String, process: Process) {
         self.port = port
@@ -24,13 +25,13 @@ final class MotoServer: Sendable {
         self.process = process
     }
 
-    static var executable: URL {
+    public static var executable: URL {
         if let path = ProcessInfo.processInfo.environment["MOTO_SERVER"] { return URL(fileURLWithPath: path) }
         return TestCorpus.packageRoot.appendingPathComponent(".build-moto/bin/moto_server")
     }
 
     /// A server holding `objects` (key → bytes) in `bucket`, and a key that may read them.
-    static func start(bucket: String, objects: [String: Data]) async throws -> MotoServer {
+    public static func start(bucket: String, objects: [String: Data]) async throws -> MotoServer {
         let port = try RedisServerProcess.freePort()
         let process = Process()
         process.executableURL = executable
@@ -64,8 +65,31 @@ final class MotoServer: Sendable {
         }
     }
 
+    /// Writes `data` under `key` in `bucket` as a client of the store does: signed with the server's key, which
+    /// moto checks once its unsigned setup actions are spent.
+    public func put(_ key: String, _ data: Data, bucket: String) async throws {
+        let path = "/\(bucket)/\(key)"
+        let host = "127.0.0.1:\(port)"
+        let payloadHash = SigV4Signer.payloadHash(of: data)
+        let signer = SigV4Signer(credentials: .init(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey),
+                                 region: "us-east-1")
+        let signed: [(name: String, value: String)] = [("Host", host), ("x-amz-content-sha256", payloadHash)]
+        let authentication = signer.authenticationHeaders(
+            for: SignableRequest(method: "PUT", path: path, headers: signed, payloadHash: payloadHash),
+            at: Date().timeIntervalSince1970)
+        var request = HTTPClientRequest(url: "http://\(host)\(SigV4Signer.encodedPath(path))")
+        request.method = .PUT
+        for (name, value) in signed + authentication where name != "Host" { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(bytes: data))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { Task { try? await client.shutdown() } }
+        let response = try await client.execute(request, timeout: .seconds(10))
+        let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
+        guard response.status == .ok else { throw Failure(description: "moto PUT \(path): \(response.status.code) \(text)") }
+    }
+
     /// Kills the server: SIGKILL, because a child can inherit a blocked SIGTERM from the test runner's thread.
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
