@@ -62,6 +62,8 @@ let package = Package(
         // librsvg 2.54 (with cairo and GLib): SVG rasterising, the library libvips and imgproxy use. Its flags
         // carry -pthread, which SwiftPM drops with a warning (no header needs it).
         .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // poppler 22 through its GLib interface (with cairo, which it renders on): PDF pages from memory.
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         // libjpeg behind a setjmp error handler (incremental decoding).
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng's full and progressive readers report errors by longjmp, which Swift cannot catch.
@@ -76,7 +78,7 @@ let package = Package(
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim",
-                               "CColorShim", "CDeflate", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CTIFF", "CRSVG"]),
+                               "CColorShim", "CDeflate", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CTIFF", "CRSVG", "CPoppler"]),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs", "CSystemShim",
                                                  .product(name: "Crypto", package: "swift-crypto"),
@@ -140,7 +142,7 @@ let package = Package(
 
         .executableTarget(name: "webimage-benchmarks",
                           dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL", "CTIFF",
-                                         "CRSVG", .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
+                                         "CRSVG", "CPoppler", .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
                                          "WebImageServer", "RedisTestSupport", "S3TestSupport", "AWSSigV4",
                                          .product(name: "Tracing", package: "swift-distributed-tracing")],
                           path: "Benchmarks/WebImageBenchmarks"),

@@ -1,4 +1,6 @@
 import CRSVG
+// cairo's declarations: in a target that imports CRSVG and CPoppler, Clang owns cairo.h by one of the two.
+import CPoppler
 import Foundation
 import TestSupport
 import WebImage

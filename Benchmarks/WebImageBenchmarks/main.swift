@@ -7,6 +7,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("webp", WebPBenchmarks.run),
     ("gif", GIFBenchmarks.run),
     ("tiff", TIFFBenchmarks.run),
+    ("pdf", PDFBenchmark.run),
     ("svg", SVGBenchmarks.run),
     ("modern-decode", ModernDecodeBenchmarks.run),
     ("modern-encode", ModernEncodeBenchmarks.run),

@@ -4,6 +4,6 @@ import WebImageCore
 public enum BuiltInCoders {
     public static func makeAll() -> [any ImageCoding] {
         [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), HEIFCoder(), AVIFCoder(), JXLCoder(), TIFFCoder(), BMPCoder(),
-         ICOCoder(), SVGCoder()]
+         ICOCoder(), SVGCoder(), PDFCoder()]
     }
 }

@@ -8,7 +8,8 @@ struct InfoCommand: ParsableCommand {
         abstract: "Print an image's format, size, frames, alpha and orientation (animations from their headers).",
         discussion: """
             With --json prints one object with the keys format, width, height, frameCount, loopCount, \
-            frameDurations (seconds), hasAlpha, orientation (EXIF 1-8) and isAnimated.
+            frameDurations (seconds), hasAlpha, orientation (EXIF 1-8) and isAnimated, \
+            plus pageCount for a PDF (whose size is its first page's at 72 DPI).
             """)
 
     @Argument(help: "The image file.")

@@ -23,8 +23,12 @@ extension ImageManager {
             deliverFinal(plan, operation, loaded, image: loaded.image)
             return
         }
-        guard let transformer = plan.context.transformer, shouldTransform(loaded.image, plan) else {
+        guard let transformer = plan.context.transformer else {
             storeAndDeliver(plan, operation, loaded, final: loaded.image)
+            return
+        }
+        guard shouldTransform(loaded.image, plan) else {
+            storeAndDeliver(loaded.image.isVector ? plan.untransformed : plan, operation, loaded, final: loaded.image)
             return
         }
         transformQueue.async { [self] in
@@ -35,9 +39,11 @@ extension ImageManager {
         }
     }
 
-    /// Animated images are transformed only with `transformAnimatedImage`.
+    /// SDWebImage's rule: animated images are transformed only with `transformAnimatedImage`, vector ones (SVG,
+    /// PDF: rasterising at the size wanted beats transforming a raster) only with `transformVectorImage`.
     private func shouldTransform(_ image: Image, _ plan: LoadPlan) -> Bool {
-        !image.isAnimated || plan.options.contains(.transformAnimatedImage)
+        (!image.isAnimated || plan.options.contains(.transformAnimatedImage))
+            && (!image.isVector || plan.options.contains(.transformVectorImage))
     }
 
     private func storeAndDeliver(_ plan: LoadPlan, _ operation: ImageCombinedOperation, _ loaded: LoadedImage,

@@ -156,6 +156,9 @@ public final class ImageManager: Sendable {
 struct LoadKeys {
     let originalKey: String
     let key: String
+    /// The full key without the transformer's suffix: where an image the transformer is not applied to (a
+    /// vector one without `transformVectorImage`) is stored.
+    let untransformedKey: String
 
     init(url: URL, urlString: String, context: WebImageContext) {
         originalKey = context.cacheKeyFilter?.key(url) ?? urlString
@@ -164,6 +167,7 @@ struct LoadKeys {
             key = ImageTransformers.thumbnailedKey(key, pixelSize: size,
                                                    preserveAspectRatio: context.decodeOptions.preserveAspectRatio)
         }
+        untransformedKey = key
         if let transformer = context.transformer {
             key = ImageTransformers.transformedKey(key, transformerKey: transformer.transformerKey)
         }

@@ -9,7 +9,10 @@ struct LoadPlan: Sendable {
     let originalCache: any ImageCaching
     let loader: any ImageLoading
     let originalKey: String
-    let key: String
+    /// The key the final image is stored under.
+    private(set) var key: String
+    /// ``key`` without the transformer's suffix.
+    let untransformedKey: String
     let coders: CodersManager
 
     init(url: URL, options: WebImageOptions, context: WebImageContext, keys: LoadKeys, manager: ImageManager) {
@@ -21,7 +24,16 @@ struct LoadPlan: Sendable {
         loader = context.imageLoader ?? manager.imageLoader
         originalKey = keys.originalKey
         key = keys.key
+        untransformedKey = keys.untransformedKey
         coders = context.coders ?? .shared
+    }
+
+    /// This plan storing under ``untransformedKey``: for a final image the transformer was not applied to, so
+    /// that an untransformed image never sits under the transformed key.
+    var untransformed: LoadPlan {
+        var plan = self
+        plan.key = untransformedKey
+        return plan
     }
 
     /// Whether the full key differs from the original one (a thumbnail or a transformer is asked for).

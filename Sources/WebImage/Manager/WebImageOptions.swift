@@ -55,7 +55,9 @@ public struct WebImageOptions: OptionSet, Sendable, Hashable {
     public static let matchAnimatedImageClass = WebImageOptions(rawValue: 1 << 21)
     /// Call the completion only after the image is written to the cache.
     public static let waitStoreCache = WebImageOptions(rawValue: 1 << 22)
-    /// Vector images (SVG, PDF) are transformed too; no effect here, as no vector coder is built in.
+    /// Vector images (``Image/isVector``: PDF and SVG) are transformed too. By default the manager skips the
+    /// transformer for them and stores them under the key without the transformer's suffix: a vector is better
+    /// rasterised at the size wanted (``ImageDecodeOptions/thumbnailPixelSize``) than transformed as a raster.
     public static let transformVectorImage = WebImageOptions(rawValue: 1 << 23)
     /// Binding: a new load does not cancel the target's previous one.
     public static let avoidAutoCancelImage = WebImageOptions(rawValue: 1 << 24)

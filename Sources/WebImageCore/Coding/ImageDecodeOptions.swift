@@ -8,7 +8,8 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// Decode only the first frame of an animation. Default false.
     public var firstFrameOnly: Bool
     /// Decode to at most this many pixels (a thumbnail), downsampling during decode where the library can.
-    /// Default nil: full size. Never upscales when ``preserveAspectRatio`` is true.
+    /// Default nil: full size. Never upscales a raster when ``preserveAspectRatio`` is true; a vector image (PDF)
+    /// is rasterised at this size, larger than its own as well.
     public var thumbnailPixelSize: PixelSize?
     /// Fit the thumbnail inside ``thumbnailPixelSize`` keeping the aspect ratio; false stretches to exactly that
     /// size. Default true.

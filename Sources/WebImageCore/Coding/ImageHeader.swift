@@ -26,10 +26,12 @@ public struct ImageHeader: Sendable, Hashable {
     /// Whether the file describes its colour (an ICC profile, or HEIF/AVIF `nclx` code points or PNG
     /// gAMA/cHRM/sRGB chunks) that decoding converts from; false means sRGB is assumed.
     public var hasColorDescription: Bool
+    /// Pages in a document (PDF): a decode renders one of them (``frameCount`` stays 1). 1 for every other format.
+    public var pageCount: Int
 
     /// A header with every field given.
     public init(format: ImageFormat, pixelSize: PixelSize, codedSize: PixelSize? = nil, orientation: ImageOrientation = .up,
-                frameCount: Int = 1, hasAlpha: Bool, bitDepth: Int = 8, hasColorDescription: Bool = false) {
+                frameCount: Int = 1, hasAlpha: Bool, bitDepth: Int = 8, hasColorDescription: Bool = false, pageCount: Int = 1) {
         self.format = format
         self.pixelSize = pixelSize
         self.codedSize = codedSize ?? pixelSize
@@ -38,6 +40,7 @@ public struct ImageHeader: Sendable, Hashable {
         self.hasAlpha = hasAlpha
         self.bitDepth = bitDepth
         self.hasColorDescription = hasColorDescription
+        self.pageCount = pageCount
     }
 
     /// The size a viewer shows: ``pixelSize`` turned by ``orientation``.

@@ -16,6 +16,8 @@ struct ImageSummary: Codable, Equatable {
     /// EXIF orientation 1…8.
     var orientation: Int
     var isAnimated: Bool
+    /// A document's pages (PDF, which renders one of them); nil (no key) for image formats.
+    var pageCount: Int?
 
     /// The human-readable form: one `name  value` line per property.
     func text(file: String) -> String {
@@ -23,6 +25,7 @@ struct ImageSummary: Codable, Equatable {
                      row("format", format),
                      row("size", "\(width)x\(height) px"),
                      row("frames", isAnimated ? "\(frameCount) (animated)" : "\(frameCount)")]
+        if let pageCount { lines.append(row("pages", "\(pageCount)")) }
         if isAnimated {
             lines.append(row("loop count", loopCount == 0 ? "0 (forever)" : "\(loopCount)"))
             lines.append(row("durations", frameDurations.map { Self.seconds($0) }.joined(separator: " ") + " s"))
@@ -57,6 +60,7 @@ extension ImageSummary {
         hasAlpha = header.hasAlpha
         orientation = header.orientation.rawValue
         isAnimated = header.isAnimated
+        pageCount = header.format == .pdf ? header.pageCount : nil
     }
 
     /// The summary of an image read by a frame-by-frame decoder (its headers; no frame decoded).
