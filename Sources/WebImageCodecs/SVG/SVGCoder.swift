@@ -40,6 +40,7 @@ public final class SVGCoder: ImageCoding, ImageHeaderReading {
             let document = try SVGDocument(data)
             let intrinsic = try document.intrinsicSize()
             let plan = try SVGRenderSize(intrinsic: intrinsic, options: options)
+            try SVGEmbeddedImages.check(data, pixelLimit: options.maxPixelCount)
             try WorkCancellation.checkCurrent()
             let pixels = try SVGRasterizer.render(document, intrinsic: intrinsic, to: plan.pixelSize)
             let image = Image(frames: [ImageFrame(pixels: pixels)], format: .svg, hasAlpha: true,
