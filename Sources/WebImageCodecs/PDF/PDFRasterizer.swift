@@ -1,4 +1,7 @@
+// cairo's declarations belong to whichever of CRSVG and CPoppler clang builds first (both headers include
+// cairo.h), so code that calls cairo imports both.
 import CPoppler
+import CRSVG
 import Foundation
 import WebImageCore
 
