@@ -32,10 +32,8 @@ extension ImageProcessor {
     /// together against `max_src_resolution`.
     func checkSource(_ source: SourceBytes, header: ImageHeader, frames: Int,
                      options: ProcessingOptions) throws(ProxyError) {
+        try checkSourceBytes(source, options: options)
         let security = options.security
-        if let limit = security.maxSourceBytes, source.data.count > limit {
-            throw .unprocessable("the source is \(source.data.count) bytes, over the URL's limit of \(limit) bytes")
-        }
         let size = header.codedSize
         let framePixels = [animation.maxFramePixels > 0 ? animation.maxFramePixels : nil,
                            security.maxAnimationFramePixels].compactMap { $0 }.min()
@@ -44,6 +42,13 @@ extension ImageProcessor {
         } else {
             try checkPixels(size, frames: frames, limit: min(maxSourcePixels, security.maxSourcePixels ?? .max),
                             what: frames > 1 ? "the \(frames) frames processed" : "the source")
+        }
+    }
+
+    /// The URL's `max_src_file_size`, the one check every source passes, vectors included.
+    func checkSourceBytes(_ source: SourceBytes, options: ProcessingOptions) throws(ProxyError) {
+        if let limit = options.security.maxSourceBytes, source.data.count > limit {
+            throw .unprocessable("the source is \(source.data.count) bytes, over the URL's limit of \(limit) bytes")
         }
     }
 

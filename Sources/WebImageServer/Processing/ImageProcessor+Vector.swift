@@ -24,9 +24,7 @@ extension ImageProcessor {
         let staysSVG = choice.requested == .svg
             || (choice.requested == nil && (!vectors.alwaysRasterizesSVG || options.skipProcessing.contains(.svg)))
         guard staysSVG else { return nil }
-        if let limit = options.security.maxSourceBytes, source.data.count > limit {
-            throw .unprocessable("the source is \(source.data.count) bytes, over the URL's limit of \(limit) bytes")
-        }
+        try checkSourceBytes(source, options: options)
         guard vectors.sanitizesSVG else { return (source.data, .svg) }
         do {
             // Entities may expand the text; four times the source (at least 1 MiB) is far past any real drawing.

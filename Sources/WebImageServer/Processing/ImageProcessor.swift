@@ -43,7 +43,12 @@ struct ImageProcessor: Sendable {
         // imgproxy renders a vector at any size: `enlarge` does not hold it back, nor its declared size refuse it.
         if vector { options.enlarge = true }
         let frames = vector ? 1 : framesLoaded(header, options: options)
-        if !vector { try checkSource(source, header: header, frames: frames, options: options) }
+        // A vector's declared size is never refused (the vector guard scales it), its file size is.
+        if vector {
+            try checkSourceBytes(source, options: options)
+        } else {
+            try checkSource(source, header: header, frames: frames, options: options)
+        }
         let base = vector ? vectorBase(header.pixelSize, options: options) : header.pixelSize
         // imgproxy skips when the URL names no format or the source's (negotiation does not count).
         if options.skipProcessing.contains(header.format), choice.requested == nil || choice.requested == header.format {
