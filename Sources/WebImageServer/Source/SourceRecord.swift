@@ -35,7 +35,6 @@ struct SourceRecord: Codable, Sendable, Equatable {
 
     /// Whether the copy may be served without asking the origin, `interval` after it was confirmed.
     func isFresh(at now: Date, for interval: Duration) -> Bool {
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
-        return now.timeIntervalSince1970 - confirmedAt < seconds
+        Duration.seconds(now.timeIntervalSince1970 - confirmedAt) < interval
     }
 }
