@@ -3,9 +3,9 @@ import Foundation
 import TestSupport
 import WebImage
 
-/// TIFF speed: `TIFFCoder.decode` beside libtiff's `TIFFReadRGBAImage` into one reused raster, both reading the
-/// same bytes from memory: a 12 MP photo-like RGB and RGBA written by our encoder (deflate + predictor) and
-/// libtiff's own test images (LZW strips, JPEG tiles, a palette).
+/// TIFF speed: `TIFFCoder.decode(_:reusing:options:)` beside libtiff's `TIFFReadRGBAImage`, each into one reused
+/// raster, both reading the same bytes from memory: a 12 MP photo-like RGB and RGBA written by our encoder
+/// (deflate + predictor) and libtiff's own test images (LZW strips, JPEG tiles, a palette).
 enum TIFFBenchmarks {
     static func run() throws {
         // The raw side's handlers are libtiff's global ones: keep its warnings (old-style LZW) off the report.
@@ -24,9 +24,10 @@ enum TIFFBenchmarks {
             let header = try coder.header(data)
             let pixels = header.pixelSize.pixelCount
             var buffer = [UInt32](repeating: 0, count: pixels)
-            let rounds = pixels > 1_000_000 ? 9 : 41
+            var reused = PixelBuffer(width: 1, height: 1)
+            let rounds = pixels > 1_000_000 ? 9 : 401
             let comparison = try Measure.interleavedBest(rounds: rounds,
-                { _ = try coder.decode(data, options: .init()) },
+                { _ = try coder.decode(data, reusing: &reused, options: .init()) },
                 { try readRGBA(data, into: &buffer) })
             Measure.decodeRow("TIFF decode \(name)", megapixels: Double(pixels) / 1e6, comparison)
         }

@@ -38,7 +38,17 @@ public final class TIFFCoder: ImageCoding, ImageHeaderReading {
     /// Decodes every page (or only the first, per the options) at the size the options ask for.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
-        return try data.withUnsafeBytes { try TIFFDecoding.decode($0, options: options) }
+        var store = RasterStore.fresh
+        return try data.withUnsafeBytes { try TIFFDecoding.decode($0, store: &store, options: options) }
+    }
+
+    /// Decodes like ``decode(_:options:)`` with the first page straight in `buffer`'s storage when it can (see
+    /// ``ImageDecoding/decode(_:reusing:options:)``).
+    public func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image {
+        guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
+        return try RasterStore.reusing(&buffer) { store in
+            try data.withUnsafeBytes { try TIFFDecoding.decode($0, store: &store, options: options) }
+        }
     }
 
     /// Size, page count, alpha, bit depth, orientation and profile from the directories' tags.

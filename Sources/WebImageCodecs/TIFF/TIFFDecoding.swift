@@ -17,7 +17,10 @@ enum TIFFDecoding {
     /// which bounds its own allocations.
     static let maxDirectSamples = 8
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws -> Image {
+    /// Decodes the first page into `store`'s raster and the other pages (unless only the first is asked for)
+    /// into new ones.
+    static func decode(_ bytes: UnsafeRawBufferPointer, store: inout RasterStore, options: ImageDecodeOptions) throws
+        -> Image {
         var file = try TIFFFile.open(reading: bytes)
         let first = TIFFPage(file)
         try options.checkPixelCount(width: first.width, height: first.height)
@@ -26,7 +29,7 @@ enum TIFFDecoding {
             file = try TIFFFile.open(reading: bytes, maxSingleAllocation: limit)
         }
         // The first page is decoded before the others are looked for, so a one-page file's directory is parsed once.
-        let (firstPixels, outcome) = try decodePage(file, page: first, options: options)
+        let (firstPixels, outcome) = try decodePage(file, page: first, store: &store, options: options)
         var frames = [ImageFrame(pixels: firstPixels)]
         if !options.firstFrameOnly {
             let pages = try frameDirectories(file, size: first.size, options: options)
@@ -36,7 +39,8 @@ enum TIFFDecoding {
                 guard TIFFSetDirectory(file.handle, UInt32(directory)) != 0 else {
                     throw file.log.failure("directory \(directory) cannot be read")
                 }
-                let (pixels, _) = try decodePage(file, page: TIFFPage(file), options: options)
+                var fresh = RasterStore.fresh
+                let (pixels, _) = try decodePage(file, page: TIFFPage(file), store: &fresh, options: options)
                 frames.append(ImageFrame(pixels: pixels.converted(to: firstPixels.format)))
             }
         }
@@ -60,42 +64,47 @@ enum TIFFDecoding {
         return frames
     }
 
-    /// One page as RGBA (16-bit for 16-bit grey or RGB), colour-managed per the options.
-    private static func decodePage(_ file: TIFFFile, page: TIFFPage, options: ImageDecodeOptions) throws
-        -> (PixelBuffer, ColorManagement.Outcome) {
+    /// One page as RGBA (16-bit for 16-bit grey or RGB), colour-managed per the options in the raster it was
+    /// decoded into.
+    private static func decodePage(_ file: TIFFFile, page: TIFFPage, store: inout RasterStore,
+                                   options: ImageDecodeOptions) throws -> (PixelBuffer, ColorManagement.Outcome) {
         guard page.width > 0, page.height > 0 else {
             throw WebImageError.badImageData(.corrupt("page dimensions \(page.width)x\(page.height)"))
         }
         var cmykIssue: String?
         if page.isProfiledCMYK {
-            switch try profiledCMYK(file, page: page) {
+            switch try profiledCMYK(file, page: page, store: &store) {
             case .success(let pixels): return (pixels, .none)
             case .failure(let failure): cmykIssue = failure.reason
             }
         }
         let direct = page.isDirectlyReadable && page.samplesPerPixel <= maxDirectSamples
-        var pixels = try PixelBuffer(width: page.width, height: page.height, format: direct ? page.pixelFormat : .rgba8) { out in
+        let format = direct ? page.pixelFormat : .rgba8
+        // A CMYK page's profile is a CMYK one: libtiff's reader already made RGB without it.
+        let profile = page.photometric == Int(PHOTOMETRIC_SEPARATED) ? nil : page.iccProfile
+        var outcome = ColorManagement.Outcome.none
+        let pixels = try store.fill(width: page.width, height: page.height, format: format) { out in
             if direct {
                 try TIFFDirectReader(file: file, page: page).read(into: out, expansion: .rgba)
             } else {
                 try TIFFRGBAReader.read(file, page: page, into: out)
             }
+            outcome = ColorManagement.manage(out, format: format, pixelCount: page.width * page.height,
+                                             profile: profile, options: options)
         }
-        // A CMYK page's profile is a CMYK one: libtiff's reader already made RGB without it.
-        let profile = page.photometric == Int(PHOTOMETRIC_SEPARATED) ? nil : page.iccProfile
-        var outcome = ColorManagement.manage(&pixels, profile: profile, options: options)
         outcome.issue = outcome.issue ?? cmykIssue
         return (pixels, outcome)
     }
 
     /// 8-bit CMYK through its ICC profile to sRGB (in every colour mode: the model is RGB); a failure when lcms2
     /// cannot use the profile, so libtiff's plain conversion decodes the page instead.
-    private static func profiledCMYK(_ file: TIFFFile, page: TIFFPage) throws -> Result<PixelBuffer, ColorProfileFailure> {
+    private static func profiledCMYK(_ file: TIFFFile, page: TIFFPage, store: inout RasterStore) throws
+        -> Result<PixelBuffer, ColorProfileFailure> {
         guard let profile = page.iccProfile, page.samplesPerPixel <= maxDirectSamples else {
             return .failure(ColorProfileFailure("the CMYK page has too many samples"))
         }
         var conversion: Result<Void, ColorProfileFailure> = .success(())
-        let pixels = try PixelBuffer(width: page.width, height: page.height, format: .rgba8) { out in
+        let pixels = try store.fill(width: page.width, height: page.height) { out in
             try TIFFDirectReader(file: file, page: page).read(into: out, expansion: .cmyk)
             conversion = ColorManagement.convertCMYK(out, pixelCount: page.width * page.height, profile: profile,
                                                      inverted: false)

@@ -4,8 +4,8 @@ import WebImageCore
 
 /// One libtiff handle over memory, with its stream and error log, closed when released.
 ///
-/// libtiff's field accessors are C variadic functions, which Swift cannot call; the `va_list` forms
-/// (`TIFFVGetField`, `TIFFVSetField`) are used instead.
+/// libtiff's field accessors are C variadic functions, which Swift cannot call: fields are read through the
+/// fixed-type forms in the `CTIFF` shim and set through `TIFFVSetField`'s `va_list`.
 final class TIFFFile {
     let handle: OpaquePointer
     let log: TIFFErrorLog
@@ -58,26 +58,23 @@ final class TIFFFile {
 
     // MARK: Fields
 
-    /// A field that holds one value of `T`, with libtiff's default when the directory has none.
-    func value<T: BinaryInteger>(_ tag: Int32, default fallback: T, defaulted: Bool = true) -> T {
-        var value: T = fallback
-        let found = withUnsafeMutablePointer(to: &value) { pointer in
-            withVaList([pointer]) { defaulted ? TIFFVGetFieldDefaulted(handle, UInt32(tag), $0)
-                                              : TIFFVGetField(handle, UInt32(tag), $0) }
-        }
-        return found != 0 ? value : fallback
+    /// A 16-bit field, with libtiff's default when the directory has none (unless `defaulted` is false).
+    func value(_ tag: Int32, default fallback: UInt16, defaulted: Bool = true) -> UInt16 {
+        var value = fallback
+        return webimage_tiff_get_uint16(handle, UInt32(tag), defaulted ? 1 : 0, &value) != 0 ? value : fallback
+    }
+
+    /// A 32-bit field, with libtiff's default when the directory has none (unless `defaulted` is false).
+    func value(_ tag: Int32, default fallback: UInt32, defaulted: Bool = true) -> UInt32 {
+        var value = fallback
+        return webimage_tiff_get_uint32(handle, UInt32(tag), defaulted ? 1 : 0, &value) != 0 ? value : fallback
     }
 
     /// A field that holds a count and an array of `UInt16` (ExtraSamples).
     func shortArray(_ tag: Int32) -> [UInt16] {
         var count: UInt16 = 0
         var values: UnsafeMutablePointer<UInt16>?
-        let found = withUnsafeMutablePointer(to: &count) { countPointer in
-            withUnsafeMutablePointer(to: &values) { valuesPointer in
-                withVaList([countPointer, valuesPointer]) { TIFFVGetFieldDefaulted(handle, UInt32(tag), $0) }
-            }
-        }
-        guard found != 0, let values else { return [] }
+        guard webimage_tiff_get_uint16_array(handle, UInt32(tag), &count, &values) != 0, let values else { return [] }
         return Array(UnsafeBufferPointer(start: values, count: Int(count)))
     }
 
@@ -85,12 +82,7 @@ final class TIFFFile {
     func bytes(_ tag: Int32) -> [UInt8]? {
         var count: UInt32 = 0
         var data: UnsafeMutableRawPointer?
-        let found = withUnsafeMutablePointer(to: &count) { countPointer in
-            withUnsafeMutablePointer(to: &data) { dataPointer in
-                withVaList([countPointer, dataPointer]) { TIFFVGetField(handle, UInt32(tag), $0) }
-            }
-        }
-        guard found != 0, count > 0, let data else { return nil }
+        guard webimage_tiff_get_bytes(handle, UInt32(tag), &count, &data) != 0, count > 0, let data else { return nil }
         return Array(UnsafeRawBufferPointer(start: data, count: Int(count)))
     }
 

@@ -28,8 +28,9 @@ public protocol ImageDecoding: AnyObject, Sendable {
     /// ```
     ///
     /// The default implementation calls ``decode(_:options:)`` and leaves `buffer` untouched, so every coder
-    /// supports the call; the built-in JPEG, PNG, WebP and GIF coders reuse the buffer (for APNG and animated
-    /// WebP they fall back to the default).
+    /// supports the call; the built-in JPEG, PNG, WebP, GIF, AVIF, HEIF, JPEG XL, TIFF and PDF coders reuse the
+    /// buffer for a still (APNG, animated WebP and AVIF sequences fall back to the default; a multi-page TIFF's
+    /// first page is reused, its later pages get new storage).
     func decode(_ data: Data, reusing buffer: inout PixelBuffer, options: ImageDecodeOptions) throws -> Image
 }
 
