@@ -144,7 +144,8 @@ let package = Package(
                           dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL", "CTIFF",
                                          "CRSVG", "CPoppler", .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
                                          "WebImageServer", "RedisTestSupport", "S3TestSupport", "AWSSigV4",
-                                         .product(name: "Tracing", package: "swift-distributed-tracing")],
+                                         .product(name: "Tracing", package: "swift-distributed-tracing"),
+                                         .product(name: "Hummingbird", package: "hummingbird")],
                           path: "Benchmarks/WebImageBenchmarks"),
 
         // An in-process HTTP server on 127.0.0.1: the demo's image server, and the tests' and benchmarks'.

@@ -112,7 +112,7 @@ enum Measure {
     }
 
     /// CPU seconds the calling thread (or the process) has used.
-    private static func cpuTime(_ clock: CPUClock) -> Double {
+    static func cpuTime(_ clock: CPUClock) -> Double {
         var now = timespec()
         clock_gettime(clock.id, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

@@ -1,6 +1,7 @@
 // Side-by-side benchmarks: each suite prints the library beside the raw C library or a peer, measured in
 // the same run. `swift run -c release webimage-benchmarks [suite…]` (all suites when none is named);
-// `--smartcrop CASES` is smart gravity's side of Benchmarks/smart_crop.sh (see SmartCropProbe).
+// `--smartcrop CASES` is smart gravity's side of Benchmarks/smart_crop.sh (see SmartCropProbe); `--bare-server PORT
+// FILE` is serve_bench's bare Hummingbird handler (see BareServer).
 let suites: [(name: String, run: () throws -> Void)] = [
     ("jpeg", JPEGBenchmarks.run),
     ("png", PNGBenchmarks.run),
@@ -25,11 +26,14 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("deadline", DeadlineBenchmark.run),
     ("s3", S3Benchmark.run),
     ("tracing", TracingBenchmark.run),
+    ("serve-limit", ServeLimitBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--smartcrop", arguments.count == 2 {
     try SmartCropProbe.run(casesPath: arguments[1])
+} else if arguments.first == "--bare-server", arguments.count == 3, let port = Int(arguments[1]) {
+    try await BareServer.run(port: port, file: arguments[2])
 } else if arguments.first == "--child", arguments.count == 3 {
     if ThumbnailRSSBenchmark.childModes.contains(arguments[1]) {
         try ThumbnailRSSBenchmark.runChild(mode: arguments[1], path: arguments[2])
