@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# `webimage serve` beside thumbor 7.8.0, a pyvips server and nginx, side by side in one run (issue 15).
+# `webimage serve` beside thumbor 7.8.0, a pyvips server and nginx, side by side in one run (issues 15 and 29).
 #
-#   bash Benchmarks/serve_bench.sh [--rounds 3] [--duration 10] [--workers N] [--rows cold,imgproxy,warm,burst,rss]
-#                                  [--profile cold:perf-cold.txt] [--profile warm:perf-warm.txt]
+#   bash Benchmarks/serve_bench.sh [--rounds 3] [--duration 10] [--workers N] [--rows w1,w2,w3,w4,w5]
+#                                  [--profile w1:perf-w1.txt] [--profile w3:perf-w3.txt]
 #
 # Installs wrk and nginx from Debian when missing, makes the Python environment .build-bench/serve-venv
 # (thumbor 7.8.0, pyvips + pyvips-binary 8.18.7, aiohttp; its own, because thumbor pins a Pillow older than the
-# one the end-to-end benchmark's .build-bench/venv uses), builds `webimage` in release and runs
-# Benchmarks/ServeBench/serve_bench.py, which starts every server itself on free loopback ports, kills them on
+# one the end-to-end benchmark's .build-bench/venv uses), builds `webimage` and `webimage-benchmarks` (W3's bare
+# Hummingbird handler) in release and runs Benchmarks/ServeBench/serve_bench.py, which starts every server itself on free loopback ports, kills them on
 # exit and removes its temp dir. Test images are made once under .build-bench/serve-images.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,12 +30,18 @@ if ! "$venv/bin/python" -c 'import aiohttp, pyvips, thumbor, importlib.metadata 
 fi
 
 mkdir -p .build-bench
-if ! swift build -c release --product webimage -Xswiftc -warnings-as-errors > .build-bench/serve-build.log 2>&1; then
-    tail -40 .build-bench/serve-build.log >&2
-    exit 1
-fi
+: > .build-bench/serve-build.log
+for product in webimage webimage-benchmarks; do
+    if ! swift build -c release --product "$product" -Xswiftc -warnings-as-errors >> .build-bench/serve-build.log 2>&1; then
+        tail -40 .build-bench/serve-build.log >&2
+        exit 1
+    fi
+done
 grep -E "error|warning:|complete" .build-bench/serve-build.log | sort -u || true
-binary="$(swift build -c release --show-bin-path)/webimage"
-[[ -x "$binary" ]] || { echo "no release webimage at $binary" >&2; exit 1; }
+bin="$(swift build -c release --show-bin-path)"
+for product in webimage webimage-benchmarks; do
+    [[ -x "$bin/$product" ]] || { echo "no release $product in $bin" >&2; exit 1; }
+done
 
-exec "$venv/bin/python" Benchmarks/ServeBench/serve_bench.py --binary "$binary" --venv "$venv" "$@"
+exec "$venv/bin/python" Benchmarks/ServeBench/serve_bench.py --binary "$bin/webimage" \
+    --bare-binary "$bin/webimage-benchmarks" --venv "$venv" "$@"

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""`webimage serve` beside thumbor, a pyvips server and nginx, side by side in one run (issue 15).
+"""`webimage serve` beside thumbor, a pyvips server and nginx, side by side in one run (issues 15 and 29).
 
-Run through Benchmarks/serve_bench.sh, which installs wrk and nginx, makes the venv and the release build.
+Run through Benchmarks/serve_bench.sh, which installs wrk and nginx, makes the venv and the release builds.
 Every side gets the same number of workers (--workers, default the number of cores); every side fetches its
 sources from one nginx on loopback. Rounds alternate the sides (the first one rotates), so load from elsewhere
-hits all alike; each row prints the range over rounds and the range of the per-round ratios.
+hits all alike; each row prints the range over rounds, the range of the per-round ratios and each side's CPU time
+per request. Rows (issue 29's table): w1 cold WebP at five sizes, w2 imgproxy's JPEG workload, w3 one cached
+result beside a bare Hummingbird handler and nginx, w4 100 identical cold requests at once, w5 a 7360×4912 JPEG
+with each side's peak RSS; w2 and w5 also compare output quality with a reference resize.
 
-Usage: serve_bench.py --binary PATH --venv DIR [--rounds 3] [--duration 10] [--workers N] [--rows a,b]
-       [--profile cold|warm:FILE]…
+Usage: serve_bench.py --binary PATH --bare-binary PATH --venv DIR [--rounds 3] [--duration 10] [--workers N]
+       [--rows w1,w2,w3,w4,w5] [--profile w1|w2|w3|w5:FILE]…
 """
 import argparse
 import atexit
@@ -44,17 +47,27 @@ def webp_libraries(options):
     return libraries
 
 
+def print_table(table):
+    header = ("row", "ours", "peer", "ratio (per round)", "target", "CPU/req ours", "CPU/req peer")
+    widths = [max(len(line[i]) for line in [header] + table) for i in range(len(header))]
+    print()
+    for line in [header] + table:
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
+    parser.add_argument("--bare-binary", required=True, help="webimage-benchmarks (its --bare-server, for w3)")
     parser.add_argument("--venv", required=True)
     parser.add_argument("--images", default=".build-bench/serve-images")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--duration", type=int, default=10, help="seconds of wrk per round and side")
     parser.add_argument("--workers", type=int, default=os.cpu_count())
-    parser.add_argument("--rows", default="cold,imgproxy,warm,burst,rss")
+    parser.add_argument("--rows", default="w1,w2,w3,w4,w5")
     parser.add_argument("--profile", metavar="ROW:FILE", action="append", default=[],
-                        help="after the rows, perf record -g our server during a cold or warm round, report to FILE")
+                        help="after the rows, perf record -g our server during a w1, w2, w3 or w5 round, report to "
+                             "FILE")
     options = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="serve-bench-")
@@ -76,11 +89,7 @@ def main():
 
     nginx = servers.Nginx(processes, work, os.path.abspath(image_root), options.workers)
     nginx.wait("/u/probe/cold/cold-000.jpg")
-    sides = {
-        "ours": servers.Ours(processes, os.path.abspath(options.binary), work, options.workers),
-        "thumbor": servers.Thumbor(processes, options.venv, work, options.workers),
-        "pyvips": servers.PyvipsServer(processes, options.venv, work, options.workers),
-    }
+    sides = {side: servers.start_side(side, processes, options, work) for side in servers.SIDES}
     for side in sides.values():
         side.wait()
     bench = rows.Bench(options, work, processes, nginx, sides, image_root, probes)
@@ -94,9 +103,7 @@ def main():
         row, report = request.split(":", 1)
         bench.profile(row, os.path.abspath(report))
 
-    print("\n%-52s %-18s %-18s %-22s %s" % ("row", "ours", "peer", "ratio (per round)", "target"))
-    for line in table:
-        print("%-52s %-18s %-18s %-22s %s" % line)
+    print_table(table)
     print("load average at the end: %s" % loadavg())
 
 

@@ -10,6 +10,7 @@ import time
 import urllib.request
 
 HOST = "127.0.0.1"
+SIDES = ("ours", "thumbor", "pyvips")
 
 
 def free_port():
@@ -175,9 +176,10 @@ class Ours:
         return 0
 
 
-def group_pids(group):
-    """Every live process in process group `group` (thumbor's forks included)."""
-    pids = []
+def group_stats(group):
+    """{pid: the fields of /proc/PID/stat after the command name (field 3 onwards)} of every live process in
+    process group `group` (thumbor's forks included)."""
+    stats = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -187,8 +189,12 @@ def group_pids(group):
         except OSError:
             continue
         if int(fields[2]) == group:
-            pids.append(int(entry))
-    return pids
+            stats[int(entry)] = fields
+    return stats
+
+
+def group_pids(group):
+    return list(group_stats(group))
 
 
 class EncodeProbes:
@@ -240,7 +246,7 @@ class EncodeProbes:
 THUMBOR_CONF = """\
 LOADER = 'thumbor.loaders.http_loader'
 STORAGE = 'thumbor.storages.file_storage'
-FILE_STORAGE_ROOT_PATH = '{work}/thumbor-storage'
+FILE_STORAGE_ROOT_PATH = '{work}/{name}-storage'
 RESULT_STORAGE = None
 ALLOW_UNSAFE_URL = True
 ENGINE = 'thumbor.engines.pil'
@@ -254,12 +260,12 @@ class Thumbor:
     """thumbor 7.8.0 from PyPI with its defaults where they matter: the HTTP loader, file storage of sources (in
     the temp dir), no result storage, the PIL engine on the IO loop; `--processes` forks that many servers."""
 
-    def __init__(self, processes, venv, work, workers):
+    def __init__(self, processes, venv, work, workers, name="thumbor"):
         self.port = free_port()
-        self.log = os.path.join(work, "thumbor.log")
-        conf = os.path.join(work, "thumbor.conf")
+        self.log = os.path.join(work, name + ".log")
+        conf = os.path.join(work, name + ".conf")
         with open(conf, "w") as f:
-            f.write(THUMBOR_CONF.format(work=work))
+            f.write(THUMBOR_CONF.format(work=work, name=name))
         self.process = processes.start([os.path.join(venv, "bin", "thumbor"), "-i", HOST, "-p", str(self.port),
                                         "-c", conf, "-l", "error", "--processes", str(workers)], self.log)
         self.base = "http://%s:%d" % (HOST, self.port)
@@ -284,3 +290,28 @@ class PyvipsServer:
     def encodes(self):
         """Its own count of encodes (the peer's code, so it can count exactly)."""
         return int(http_get(self.base + "/stats")[1])
+
+
+class BareServer:
+    """W3's ceiling of the framework: `webimage-benchmarks --bare-server`, a bare Hummingbird handler answering
+    every GET with one file's bytes held in memory."""
+
+    def __init__(self, processes, binary, work, file):
+        self.port = free_port()
+        self.log = os.path.join(work, "bare.log")
+        self.process = processes.start([binary, "--bare-server", str(self.port), file], self.log)
+        self.base = "http://%s:%d" % (HOST, self.port)
+
+    def wait(self):
+        wait_ready(self.base + "/health", self.process, self.log)
+
+
+def start_side(side, processes, options, work, name=None):
+    """A new server of `side` (ours, thumbor or pyvips) with `options.workers`; `name` keeps its files apart from
+    another server of the same side."""
+    name = name or side
+    if side == "ours":
+        return Ours(processes, os.path.abspath(options.binary), work, options.workers, name=name)
+    if side == "thumbor":
+        return Thumbor(processes, options.venv, work, options.workers, name=name)
+    return PyvipsServer(processes, options.venv, work, options.workers, name=name)
