@@ -7,8 +7,9 @@
 # Installs wrk and nginx from Debian when missing, makes the Python environment .build-bench/serve-venv
 # (thumbor 7.8.0, pyvips + pyvips-binary 8.18.7, aiohttp; its own, because thumbor pins a Pillow older than the
 # one the end-to-end benchmark's .build-bench/venv uses), builds `webimage` and `webimage-benchmarks` (W3's bare
-# Hummingbird handler) in release and runs Benchmarks/ServeBench/serve_bench.py, which starts every server itself on free loopback ports, kills them on
-# exit and removes its temp dir. Test images are made once under .build-bench/serve-images.
+# Hummingbird handler) in release and runs Benchmarks/ServeBench/serve_bench.py, which starts every server itself
+# on free loopback ports, kills them on exit and removes its temp dir; then `webimage-benchmarks serve-limit` (W2's
+# and W5's raw limit). Test images are made once under .build-bench/serve-images.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,5 +44,7 @@ for product in webimage webimage-benchmarks; do
     [[ -x "$bin/$product" ]] || { echo "no release $product in $bin" >&2; exit 1; }
 done
 
-exec "$venv/bin/python" Benchmarks/ServeBench/serve_bench.py --binary "$bin/webimage" \
+"$venv/bin/python" Benchmarks/ServeBench/serve_bench.py --binary "$bin/webimage" \
     --bare-binary "$bin/webimage-benchmarks" --venv "$venv" "$@"
+# W2's and W5's limit: the raw calls summed, beside the same request in process (the same images).
+SERVE_IMAGES=.build-bench/serve-images/v2 "$bin/webimage-benchmarks" serve-limit

@@ -11,17 +11,37 @@ struct ProxyJob: Sendable {
 }
 
 extension ImageProxy {
-    /// Parses and checks a request path: signature (403), options (400), expiry (404), source (400/403).
+    /// Parses and checks a request path: signature (403), options (400), expiry (404), source (400/403); a path
+    /// checked recently is not parsed again (``CheckedJobs``), only its expiry checked.
     func job(for path: Substring, accept: String?) throws(ProxyError) -> ProxyJob {
         let start = RequestTrace.clock()
         defer { RequestTrace.end(.check, since: start) }
+        let key = CheckedJobs.Key(path: String(path), accept: accept)
+        if let job = checkedJobs.job(for: key) {
+            // The signature's span still marks the check, as passed before.
+            statistics.instruments.tracing.run(ImageProxySpans.signature) { span in
+                if span.isRecording { span.attributes[ImageProxySpans.Attribute.signatureRemembered] = true }
+            }
+            try Self.checkExpiry(job.options)
+            return job
+        }
+        let job = try parsedJob(for: path, accept: accept)
+        checkedJobs.remember(job, for: key)
+        return job
+    }
+
+    private static func checkExpiry(_ options: ProcessingOptions) throws(ProxyError) {
+        if let expires = options.expires, expires <= Int(Date().timeIntervalSince1970) {
+            throw .notFound("the URL expired")
+        }
+    }
+
+    private func parsedJob(for path: Substring, accept: String?) throws(ProxyError) -> ProxyJob {
         let parsed = try ProxyPath(path, onlyPresets: configuration.processing.onlyPresets)
         try statistics.instruments.tracing.run(ImageProxySpans.signature) { _ throws(ProxyError) in try checkSignature(parsed) }
         var options = baseOptions
         try parser.apply(parsed.optionSegments, to: &options)
-        if let expires = options.expires, expires <= Int(Date().timeIntervalSince1970) {
-            throw .notFound("the URL expired")
-        }
+        try Self.checkExpiry(options)
         let scheme = parsed.source.prefix { $0 != ":" }.lowercased()
         let source = switch scheme {
         case "local": try LocalSource.check(parsed.source, root: sources.local, policy: configuration.sources.policy)
@@ -47,9 +67,10 @@ extension ImageProxy {
         }
     }
 
-    /// The result from memory, disk, or made now (once per key however many wait).
+    /// The result from disk, or made now (once per key however many wait); memory was asked first
+    /// (``memoryHit(_:job:)``).
     func result(for job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
-        if let hit = await RequestTrace.timing(.cache, { await cachedResult(forKey: job.key) }) { return hit }
+        if let hit = await RequestTrace.timing(.cache, { await diskResult(forKey: job.key) }) { return hit }
         statistics.record(\.misses)
         guard !isStoppingNow else { throw .unavailable("the service is shutting down") }
         let deadline = ContinuousClock.now + configuration.timeouts.download + configuration.timeouts.processing
@@ -64,11 +85,7 @@ extension ImageProxy {
         return try outcome.get()
     }
 
-    private func cachedResult(forKey key: String) async -> ProcessedResult? {
-        if let hit = results.memoryResult(forKey: key) {
-            statistics.record(\.memoryHits)
-            return hit
-        }
+    private func diskResult(forKey key: String) async -> ProcessedResult? {
         if let hit = await results.diskResult(forKey: key) {
             statistics.record(\.diskHits)
             return hit
@@ -80,6 +97,9 @@ extension ImageProxy {
     /// the source, then processing on a worker thread (without a second shared-tier wait when the first
     /// lookup failed).
     private func make(_ job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
+        // This request found memory empty, but the flight before this one may have stored the result since:
+        // take it rather than make it again (no lookup of its own: no span, no count).
+        if let stored = results.storedResult(forKey: job.key) { return stored }
         let shared = await RequestTrace.timing(.cache) { await results.sharedResult(forKey: job.key) }
         if let hit = shared.result { return hit }
         let outcome = await SharedTier.$skipsLookups.withValue(shared.failed) { () async -> Result<ProcessedResult, ProxyError> in

@@ -35,6 +35,8 @@ public final class ImageProxy: Sendable {
     let preferredFormats: [ImageFormat]
     /// What every URL's options start from (the operator's `IMGPROXY_STRIP_COLOR_PROFILE` and the like).
     let baseOptions: ProcessingOptions
+    /// Recently checked paths.
+    let checkedJobs = CheckedJobs(capacity: 1024)
     private let isStopping = Atomic<Bool>(false)
 
     /// A service with `configuration`; `resolver` turns source host names into addresses (the system's by
@@ -132,11 +134,35 @@ public final class ImageProxy: Sendable {
     /// cannot be had and the operator set a fallback image, that image processed the same way.
     public func image(_ request: ProxyRequest) async -> ProxyResponse {
         let job: ProxyJob
-        do throws(ProxyError) {
-            job = try self.job(for: request.path, accept: request.accept)
-        } catch {
-            return errorResponse(error)
+        switch imageJob(request) {
+        case .failure(let error): return errorResponse(error)
+        case .success(let checked): job = checked
         }
+        if let hit = await memoryHit(request, job: job) { return hit }
+        return await image(request, job: job)
+    }
+
+    /// The request's job: its URL checked and parsed.
+    func imageJob(_ request: ProxyRequest) -> Result<ProxyJob, ProxyError> {
+        do throws(ProxyError) {
+            return .success(try job(for: request.path, accept: request.accept))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The answer when the job's result is in memory; nil otherwise.
+    func memoryHit(_ request: ProxyRequest, job: ProxyJob) async -> ProxyResponse? {
+        let hit = await RequestTrace.timing(.cache) { () async -> ProcessedResult? in
+            guard let hit = results.memoryResult(forKey: job.key) else { return nil }
+            statistics.record(\.memoryHits)
+            return hit
+        }
+        return hit.map { .result($0, for: request, job: job, ttl: ttl(job.options)) }
+    }
+
+    /// The answer to a checked image request whose result is not in memory.
+    func image(_ request: ProxyRequest, job: ProxyJob) async -> ProxyResponse {
         do throws(ProxyError) {
             let result = try await result(for: job)
             return .result(result, for: request, job: job, ttl: ttl(job.options))

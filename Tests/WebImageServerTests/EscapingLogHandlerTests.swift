@@ -42,6 +42,13 @@ import WebImageServer
         }
     }
 
+    @Test func printableASCIIIsKeptAndDeleteEscaped() {
+        let line = "GET /sig/rs:fit:300:200/plain/http://a.example/b%20c.jpg@webp 200 \"quoted\" \\ ~"
+        #expect(LogText.escaped(line) == line)
+        #expect(LogText.escaped("a\u{7F}b") == "a\\u{7F}b")
+        #expect(LogText.escaped("caf\u{E9}") == "caf\u{E9}")
+    }
+
     @Test func escapingTwiceChangesNothing() {
         let once = LogText.escaped("a\tb\\nc\u{85}d")
         #expect(once == "a\\tb\\nc\\u{85}d")

@@ -142,6 +142,23 @@ import WebImage
         }
     }
 
+    /// A URL answered once is remembered checked (``CheckedJobs``); its expiry is still tested on every request
+    /// (here a remembered job whose expiry has passed: no waiting for the clock).
+    @Test func aRememberedURLStillExpires() async throws {
+        try await Self.withPhoto { harness in
+            let future = Int(Date().timeIntervalSince1970) + 600
+            let path = harness.signedPath("exp:\(future)/w:10", source: "/photo.jpg")
+            #expect(try await harness.get(path).status == 200)
+            #expect(harness.proxy.checkedJobs.count == 1)
+            let key = CheckedJobs.Key(path: path, accept: nil)
+            var job = try #require(harness.proxy.checkedJobs.job(for: key))
+            job.options.expires = Int(Date().timeIntervalSince1970) - 1
+            harness.proxy.checkedJobs.remember(job, for: key)
+            let late = try await harness.get(path)
+            #expect(late.status == 404 && late.text.contains("expired"), "\(late.status) \(late.text)")
+        }
+    }
+
     @Test func largeResultsAreScaledDownToTheOutputLimit() async throws {
         let configuration = ProxyHarness.configuration { $0.limits.maxOutputSide = 256 }
         try await Self.withPhoto(configuration) { harness in

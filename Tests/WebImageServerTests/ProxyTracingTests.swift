@@ -81,6 +81,9 @@ import WebImage
                                                       ImageProxySpans.resultCache(.memory)])
             #expect(try Self.named(hit, ImageProxySpans.resultCache(.memory)).attributes.get("webimage.cache.hit")
                     == .bool(true))
+            // The path was checked by the first request and remembered.
+            #expect(try Self.named(hit, ImageProxySpans.signature).attributes.get("webimage.signature.remembered")
+                    == .bool(true))
         }
     }
 

@@ -28,6 +28,11 @@ final class ResultCache: Sendable {
         }
     }
 
+    /// The result in memory, without a span: for a flight making a result that may have landed just now.
+    func storedResult(forKey key: String) -> ProcessedResult? {
+        memory.withLock { $0.value(forKey: key) }
+    }
+
     /// The result from disk, if there and whole (then also kept in memory); reads off the cooperative pool.
     /// A stored result that fails its checksum is removed and counted, a miss.
     func diskResult(forKey key: String) async -> ProcessedResult? {

@@ -71,6 +71,8 @@ public enum LogText {
     /// `text` with every control character, U+2028 and U+2029 written as an escape (`\n`, `\r`, `\t`,
     /// `\u{1B}`); backslashes stay, so escaping twice changes nothing.
     public static func escaped(_ text: String) -> String {
+        // Printable ASCII, nearly every line, needs no look at Unicode properties (a lookup per scalar).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

@@ -10,7 +10,7 @@
 /// | Name | Kind | Parent | Attributes |
 /// |---|---|---|---|
 /// | `GET /{signature}/{options}/{source}`, `GET /info/{signature}/{options}/{source}` (`HEAD` likewise) | server | the client's, if sent | `http.request.method`, `http.route`, `url.path` (signature replaced by `***`, no query), `http.response.status_code`; error status for 5xx |
-/// | `webimage.signature` | internal | request | – |
+/// | `webimage.signature` | internal | request | `webimage.signature.remembered` when the path was checked before and not again |
 /// | `webimage.result_cache.memory`, `.disk`, `.shared` | internal | request (`shared`: the result being made) | `webimage.cache.hit` |
 /// | `webimage.source` | internal | the result being made | `webimage.source.from`: `disk`, `shared`, `download`, `revalidation` (a stale copy asked after), `local` |
 /// | `webimage.source_cache.disk`, `.shared` | internal | `webimage.source` | `webimage.cache.hit` |
@@ -55,5 +55,8 @@ public enum ImageProxySpans {
         public static let sourceFrom = "webimage.source.from"
         /// The image format of the stage's input (decode) or output (encode).
         public static let format = "webimage.format"
+        /// Bool, on the signature span: the path was checked before and remembered (``CheckedJobs``), not
+        /// checked again.
+        public static let signatureRemembered = "webimage.signature.remembered"
     }
 }
