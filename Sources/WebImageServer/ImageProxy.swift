@@ -133,26 +133,25 @@ public final class ImageProxy: Sendable {
     /// The answer to an image request (`GET`/`HEAD` on `/<signature>/<options>/<source>`); when the source
     /// cannot be had and the operator set a fallback image, that image processed the same way.
     public func image(_ request: ProxyRequest) async -> ProxyResponse {
-        let job: ProxyJob
-        switch imageJob(request) {
-        case .failure(let error): return errorResponse(error)
-        case .success(let checked): job = checked
-        }
-        if let hit = await memoryHit(request, job: job) { return hit }
-        return await image(request, job: job)
+        await image(request) { work in await work() }
     }
 
-    /// The request's job: its URL checked and parsed.
-    func imageJob(_ request: ProxyRequest) -> Result<ProxyJob, ProxyError> {
+    /// ``image(_:)`` with the work after a memory miss run through `watch` (the server's disconnect watch, which
+    /// cancels it when the client leaves); a memory hit has no work to stop and is answered without it.
+    func image(_ request: ProxyRequest,
+               watch: (@escaping @Sendable () async -> ProxyResponse) async -> ProxyResponse) async -> ProxyResponse {
+        let job: ProxyJob
         do throws(ProxyError) {
-            return .success(try job(for: request.path, accept: request.accept))
+            job = try self.job(for: request.path, accept: request.accept)
         } catch {
-            return .failure(error)
+            return errorResponse(error)
         }
+        if let hit = await memoryHit(request, job: job) { return hit }
+        return await watch { await self.image(request, job: job) }
     }
 
     /// The answer when the job's result is in memory; nil otherwise.
-    func memoryHit(_ request: ProxyRequest, job: ProxyJob) async -> ProxyResponse? {
+    private func memoryHit(_ request: ProxyRequest, job: ProxyJob) async -> ProxyResponse? {
         let hit = await RequestTrace.timing(.cache) { () async -> ProcessedResult? in
             guard let hit = results.memoryResult(forKey: job.key) else { return nil }
             statistics.record(\.memoryHits)
@@ -162,7 +161,7 @@ public final class ImageProxy: Sendable {
     }
 
     /// The answer to a checked image request whose result is not in memory.
-    func image(_ request: ProxyRequest, job: ProxyJob) async -> ProxyResponse {
+    private func image(_ request: ProxyRequest, job: ProxyJob) async -> ProxyResponse {
         do throws(ProxyError) {
             let result = try await result(for: job)
             return .result(result, for: request, job: job, ttl: ttl(job.options))

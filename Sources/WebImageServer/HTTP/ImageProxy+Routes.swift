@@ -31,15 +31,9 @@ extension ImageProxy {
             router.on("**", method: method) { [self] request, context in
                 let channel = Self.channel(context)
                 return await answer(request, route: .image) { proxyRequest in
-                    let job: ProxyJob
-                    switch self.imageJob(proxyRequest) {
-                    case .failure(let error): return self.errorResponse(error)
-                    case .success(let checked): job = checked
-                    }
-                    // A memory hit has no work to stop: it is answered without watching the connection (a task
-                    // and two trips to the event loop, most of a hit's cost).
-                    if let hit = await self.memoryHit(proxyRequest, job: job) { return hit }
-                    return await DisconnectWatch.run(on: channel) { await self.image(proxyRequest, job: job) }
+                    // Watching the connection costs a task and two trips to the event loop, most of a memory
+                    // hit's cost: only the work after a miss is watched.
+                    await self.image(proxyRequest) { work in await DisconnectWatch.run(on: channel, work) }
                 }
             }
         }
