@@ -99,6 +99,7 @@ public final class ImageProxy: Sendable {
                                        maxFramePixels: configuration.limits.maxAnimationFramePixels),
                                    vectors: ImageProcessor.VectorHandling(
                                        sanitizesSVG: configuration.processing.sanitizesSVG,
+                                       rendersPDF: configuration.processing.rendersPDF,
                                        alwaysRasterizesSVG: configuration.processing.alwaysRasterizesSVG))
         limiter = WorkLimiter(workers: configuration.concurrency.workers, queueLimit: configuration.concurrency.queueSize,
                               queueDepth: statistics.instruments.queueDepth)

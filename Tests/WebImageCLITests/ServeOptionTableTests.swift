@@ -54,7 +54,7 @@ import WebImage
         "no-negotiation": ["true"], "negotiate-webp": ["false"], "negotiate-avif": ["false"], "negotiate-jxl": ["true"],
         "enforce-webp": ["true"], "enforce-avif": ["true"], "enforce-jxl": ["true"], "max-animation-frames": ["100"],
         "max-animation-frame-megapixels": ["2"], "strip-color-profile": ["false"], "enforce-thumbnail": ["true"], "auto-rotate": ["false"],
-        "sanitize-svg": ["false"], "always-rasterize-svg": ["true"],
+        "sanitize-svg": ["false"], "always-rasterize-svg": ["true"], "pdf-sources": ["true"],
         "skip-processing-format": ["gif", "png"], "ttl": ["60"], "error-ttl": ["3"],
         "drain-seconds": ["5"], "operator-page": ["false"], "operator-signing": ["true"],
         "operator-base-url": ["https://images.example.com"], "log-level": ["debug"], "log-format": ["json"], "access-log": ["false"],

@@ -12,6 +12,8 @@ extension ImageProcessor {
     struct VectorHandling: Sendable {
         /// `IMGPROXY_SANITIZE_SVG`. Default true.
         var sanitizesSVG = true
+        /// ``ImageProxyConfiguration/Processing/rendersPDF``. Default false.
+        var rendersPDF = false
         /// `IMGPROXY_ALWAYS_RASTERIZE_SVG`. Default false.
         var alwaysRasterizesSVG = false
     }

@@ -38,6 +38,9 @@ struct ImageProcessor: Sendable {
         if choice.requested == .svg {
             throw .unprocessable("an SVG result needs an SVG source; the source is \(header.format.rawValue)")
         }
+        if header.format == .pdf, !vectors.rendersPDF {
+            throw .unprocessable("PDF sources are off on this server (the operator turns them on with --pdf-sources)")
+        }
         let vector = Self.vectorFormats.contains(header.format)
         var options = options
         // imgproxy renders a vector at any size: `enlarge` does not hold it back, nor its declared size refuse it.
