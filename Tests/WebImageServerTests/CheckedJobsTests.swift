@@ -30,6 +30,13 @@ import Testing
         }
     }
 
+    @Test func longPathsAreNotKept() {
+        let jobs = CheckedJobs(capacity: 8)
+        let long = CheckedJobs.Key(path: "/sig/plain/http://a.example/" + String(repeating: "a", count: 2100), accept: nil)
+        jobs.remember(Self.job("http://a.example/long.jpg"), for: long)
+        #expect(jobs.job(for: long) == nil && jobs.count == 0)
+    }
+
     @Test func onlyWebSourcesAreKept() {
         let jobs = CheckedJobs(capacity: 8)
         jobs.remember(Self.job("local:///photo.jpg"), for: Self.key(1))

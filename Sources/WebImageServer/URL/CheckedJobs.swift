@@ -6,8 +6,8 @@ import Synchronization
 /// expiry is checked on every use.
 ///
 /// Two generations of at most ``capacity`` entries each: a job found in the older one moves to the newer; when
-/// the newer is full it becomes the older and the older is dropped. So memory stays bounded whatever paths
-/// clients send, and paths in steady use stay.
+/// the newer is full it becomes the older and the older is dropped. Paths longer than ``maxPathBytes`` are not
+/// kept. So memory stays bounded (a few megabytes) whatever paths clients send, and paths in steady use stay.
 final class CheckedJobs: Sendable {
     struct Key: Hashable, Sendable {
         let path: String
@@ -29,6 +29,8 @@ final class CheckedJobs: Sendable {
 
     /// Entries a generation holds (at most twice as many in all).
     let capacity: Int
+    /// The longest path kept: real image URLs are far shorter.
+    static let maxPathBytes = 2048
     private let generations = Mutex(Generations())
 
     init(capacity: Int) {
@@ -45,7 +47,8 @@ final class CheckedJobs: Sendable {
     }
 
     func remember(_ job: ProxyJob, for key: Key) {
-        guard job.source.scheme == "http" || job.source.scheme == "https" else { return }
+        guard job.source.scheme == "http" || job.source.scheme == "https",
+              key.path.utf8.count <= Self.maxPathBytes, (key.accept?.utf8.count ?? 0) <= Self.maxPathBytes else { return }
         generations.withLock { $0.insert(job, for: key, capacity: capacity) }
     }
 
