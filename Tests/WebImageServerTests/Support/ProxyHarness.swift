@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Prometheus
 import Synchronization
 import TestSupport
 import WebImage
@@ -65,16 +66,19 @@ final class ProxyHarness: Sendable {
         await harness.stop()
     }
 
-    /// A started harness; with `origin` (shared by several harnesses) it leaves that origin running on stop.
+    /// A started harness; with `origin` (shared by several harnesses) it leaves that origin running on stop. With
+    /// `operatorPage`, a metrics listener on `metricsPort` serves it too.
     static func start(_ configuration: ImageProxyConfiguration,
                       resolver: any HostResolving = SystemHostResolver(),
-                      origin shared: TestHTTPServer? = nil) async throws -> ProxyHarness {
+                      origin shared: TestHTTPServer? = nil,
+                      operatorPage: (page: OperatorPage, metricsPort: Int)? = nil) async throws -> ProxyHarness {
         let origin: TestHTTPServer
         if let shared { origin = shared } else { origin = try await TestHTTPServer.start() }
         let proxy = ImageProxy(configuration: configuration, resolver: resolver)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let server = ImageProxyServer(proxy: proxy, host: "127.0.0.1", port: 0, drainTimeout: .seconds(10),
-                                      signals: []) { _, port in continuation.yield(port) }
+        let server = ImageProxyServer(proxy: proxy, host: "127.0.0.1", port: 0, drainTimeout: .seconds(10), signals: [],
+                                      metrics: operatorPage.map { (PrometheusCollectorRegistry(), "127.0.0.1", $0.metricsPort) },
+                                      operatorPage: operatorPage?.page) { _, port in continuation.yield(port) }
         let running = Task { try await server.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CancellationError() }
@@ -128,6 +132,11 @@ final class ProxyHarness: Sendable {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
+        return try await send(request, timeout: timeout)
+    }
+
+    /// Any request (to the metrics listener too) with the harness's client, its whole body read.
+    func send(_ request: HTTPClientRequest, timeout: TimeAmount = .seconds(30)) async throws -> Answer {
         let response = try await client.execute(request, timeout: timeout)
         let body = try await response.body.collect(upTo: 100 << 20)
         return Answer(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
