@@ -99,7 +99,9 @@ public final class ImageProxy: Sendable {
                                        maxFramePixels: configuration.limits.maxAnimationFramePixels),
                                    vectors: ImageProcessor.VectorHandling(
                                        sanitizesSVG: configuration.processing.sanitizesSVG,
-                                       rendersPDF: configuration.processing.rendersPDF,
+                                       pdf: configuration.processing.rendersPDF
+                                           ? PDFChildRenderer(rendering: configuration.processing.pdfRendering,
+                                                              timeLimit: configuration.timeouts.processing) : nil,
                                        alwaysRasterizesSVG: configuration.processing.alwaysRasterizesSVG))
         limiter = WorkLimiter(workers: configuration.concurrency.workers, queueLimit: configuration.concurrency.queueSize,
                               queueDepth: statistics.instruments.queueDepth)

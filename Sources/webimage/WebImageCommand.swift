@@ -12,5 +12,5 @@ struct WebImageCommand: AsyncParsableCommand {
         commandName: "webimage",
         abstract: "Fetch, cache, decode, thumbnail and re-encode images (SwiftWebImage).",
         subcommands: [InfoCommand.self, DecodeCommand.self, ConvertCommand.self, FetchCommand.self,
-                      PrefetchCommand.self, CacheCommand.self, ServeCommand.self])
+                      PrefetchCommand.self, CacheCommand.self, ServeCommand.self, PDFPageCommand.self])
 }

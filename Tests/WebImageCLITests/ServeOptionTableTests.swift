@@ -54,7 +54,7 @@ import WebImage
         "no-negotiation": ["true"], "negotiate-webp": ["false"], "negotiate-avif": ["false"], "negotiate-jxl": ["true"],
         "enforce-webp": ["true"], "enforce-avif": ["true"], "enforce-jxl": ["true"], "max-animation-frames": ["100"],
         "max-animation-frame-megapixels": ["2"], "strip-color-profile": ["false"], "enforce-thumbnail": ["true"], "auto-rotate": ["false"],
-        "sanitize-svg": ["false"], "always-rasterize-svg": ["true"], "pdf-sources": ["true"],
+        "sanitize-svg": ["false"], "always-rasterize-svg": ["true"], "pdf-sources": ["true"], "pdf-memory-bytes": ["33554432"], "pdf-cpu-seconds": ["5"],
         "skip-processing-format": ["gif", "png"], "ttl": ["60"], "error-ttl": ["3"],
         "drain-seconds": ["5"], "operator-page": ["false"], "operator-signing": ["true"],
         "operator-base-url": ["https://images.example.com"], "log-level": ["debug"], "log-format": ["json"], "access-log": ["false"],
@@ -68,6 +68,8 @@ import WebImage
         "configuration.accessLogger": "serve makes it from --access-log",
         "configuration.caches.shared.instrumentation": "the tier uses the proxy's instrumentation",
         "configuration.caches.shared.redis.client.parser": "bounds on what a Redis server may send: protocol safety",
+        "configuration.processing.pdfRendering.executable": "serve draws PDF pages in its own executable",
+        "configuration.processing.pdfRendering.arguments": "the child is its own `pdf-page` subcommand",
     ]
 
     /// Settings with a key pair, a shared cache and S3 sources on, so that each option's change shows alone. The queue is set:

@@ -97,39 +97,6 @@ import WebImage
         }
     }
 
-    /// PDF sources are the operator's choice (poppler cannot bound a page's drawing): refused by default.
-    @Test func pdfSourcesAreRefusedUnlessTurnedOn() async throws {
-        try await ProxyHarness.with { harness in
-            harness.serve("/doc.pdf", try TestCorpus.data("pdf/gradientfill.pdf"), contentType: "application/pdf")
-            let answer = try await harness.get(harness.signedPath("w:50", source: "/doc.pdf", ext: "png"))
-            #expect(answer.status == 422)
-            #expect(answer.text.contains("PDF sources are off"), "\(answer.text)")
-            #expect(harness.proxy.statistics.snapshot.encodes == 0)
-        }
-    }
-
-    @Test func aPDFPageIsRenderedAtTheResultSize() async throws {
-        let pdf = try TestCorpus.data("pdf/gradientfill.pdf")
-        let header = try CodersManager.shared.header(for: pdf)
-        let width = header.pixelSize.width * 2
-        let height = Int((Double(header.pixelSize.height) * 2).rounded())
-        try await ProxyHarness.with(ProxyHarness.configuration { $0.processing.rendersPDF = true }) { harness in
-            harness.serve("/doc.pdf", pdf, contentType: "application/pdf")
-            // Twice the page's size, enlarged although enlarge is off, and the same pixels as the page drawn
-            // at that size directly.
-            let answer = try await harness.get(harness.signedPath("rs:fit:\(width):\(height)", source: "/doc.pdf",
-                                                                  ext: "png"))
-            #expect(answer.status == 200 && answer.header("Content-Type") == "image/png")
-            let result = try answer.image()
-            #expect(result.pixelSize == PixelSize(width: width, height: height))
-            let direct = try CodersManager.shared.decode(pdf, options: ImageDecodeOptions(
-                thumbnailPixelSize: PixelSize(width: width, height: height)))
-            #expect(Self.meanDifference(result.pixels.converted(to: .rgba8), direct.pixels.converted(to: .rgba8)) < 0.5)
-            let asSVG = try await harness.get(harness.signedPath("w:10", source: "/doc.pdf", ext: "svg"))
-            #expect(asSVG.status == 422)
-        }
-    }
-
     static func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
         var total = 0, count = 0
         for y in 0..<min(a.height, b.height) {

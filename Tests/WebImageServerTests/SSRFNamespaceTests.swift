@@ -10,7 +10,7 @@ import TestSupport
                         "isatap", "isatap-link-local"]
 
     @Test func embeddedLoopbackFormsAreRefusedBeforeAnyConnection() async throws {
-        let run = try await ChildProcess.loopbackOnly(ChildProcess.besideTestBinary("SSRFNamespaceChild"), arguments: [],
+        let run = try await ChildProcess.loopbackOnly(try BuiltExecutable.url("SSRFNamespaceChild").path, arguments: [],
                                                   timeout: 300)
         #expect(run.exitedNormally && run.status == 0, "stderr: \(run.stderr.suffix(2000))")
         let lines = run.stdout.split(separator: "\n").map(String.init)

@@ -11,7 +11,7 @@ import TestSupport
 
     @Test(arguments: [UInt64(1), 2, 3])
     func generatedURLsEndInTypedErrorsNeverATrap(seed: UInt64) async throws {
-        let run = try await ChildProcess.loopbackOnly(ChildProcess.besideTestBinary("URLPropertyChild"),
+        let run = try await ChildProcess.loopbackOnly(try BuiltExecutable.url("URLPropertyChild").path,
                                                   arguments: ["\(seed)", "\(Self.count)"],
                                                   timeout: 600)
         let lines = run.stdout.split(separator: "\n").map(String.init)

@@ -47,10 +47,12 @@ extension ImageProxyConfiguration {
         /// Rasterise an SVG source whose URL names no format, rather than answer it as SVG (imgproxy's
         /// `IMGPROXY_ALWAYS_RASTERIZE_SVG`). Default false.
         public var alwaysRasterizesSVG = false
-        /// Render PDF sources (their first page, or the URL's `page`). poppler draws a page with no way to stop it
-        /// or bound its memory, so a small hostile PDF can hold a worker for minutes and take gigabytes; imgproxy
-        /// has PDF only in its Pro edition. Default false: a PDF source is refused with 422.
+        /// Render PDF sources (their first page), each in a child process bounded as ``pdfRendering`` says: poppler
+        /// can neither stop a page's drawing nor bound its memory. imgproxy has PDF only in its Pro edition.
+        /// Default false: a PDF source is refused with 422.
         public var rendersPDF = false
+        /// The child processes PDF pages are drawn in. Default: this executable with `pdf-page`, 256 MiB, 30 s of CPU.
+        public var pdfRendering = PDFRendering()
         /// The coders sources are read, decoded and encoded with: their headers (``ImageHeaderReading``) decide
         /// which sources are images, and their limits apply. Default `CodersManager.shared` (every built-in
         /// coder).

@@ -78,7 +78,7 @@ extension ImageProcessor {
     /// Decodes `frames` frames (the first ones) at the smallest size the plan needs (the raster is still in its
     /// stored orientation: the plan's scale applies to both sides alike), keeping the source's colour profile
     /// when `keepsProfile`, or the first embedded thumbnail when `thumbnail` and the source has one.
-    /// A vector source is rendered at `vectorRaster`.
+    /// A vector source is rendered at `vectorRaster`, a PDF page in a child process.
     func decode(_ data: Data, header: ImageHeader, scale planScale: Double, frames: Int, keepsProfile: Bool,
                 thumbnail: Bool, readsMetadata: Bool, vectorRaster: PixelSize? = nil) throws(ProxyError) -> Image {
         let stored = header.pixelSize, scale = min(1, planScale)
@@ -91,6 +91,11 @@ extension ImageProcessor {
         } else if scale < 0.95 {
             options.thumbnailPixelSize = PixelSize(width: max(1, Int((Double(stored.width) * scale).rounded(.up))),
                                                    height: max(1, Int((Double(stored.height) * scale).rounded(.up))))
+        }
+        if header.format == .pdf, let pdf = vectors.pdf, let vectorRaster {
+            let pixels = try pdf.render(data, size: vectorRaster)
+            return Image(frames: [ImageFrame(pixels: pixels)], format: .pdf, hasAlpha: true, isThumbnail: true,
+                         isVector: true)
         }
         do {
             if frames > 1, frames < header.frameCount {

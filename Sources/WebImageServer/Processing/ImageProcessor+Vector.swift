@@ -12,8 +12,9 @@ extension ImageProcessor {
     struct VectorHandling: Sendable {
         /// `IMGPROXY_SANITIZE_SVG`. Default true.
         var sanitizesSVG = true
-        /// ``ImageProxyConfiguration/Processing/rendersPDF``. Default false.
-        var rendersPDF = false
+        /// Where PDF pages are drawn (``ImageProxyConfiguration/Processing/rendersPDF``). Default nil: PDF
+        /// sources are refused.
+        var pdf: PDFChildRenderer?
         /// `IMGPROXY_ALWAYS_RASTERIZE_SVG`. Default false.
         var alwaysRasterizesSVG = false
     }

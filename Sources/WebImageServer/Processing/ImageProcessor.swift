@@ -38,7 +38,7 @@ struct ImageProcessor: Sendable {
         if choice.requested == .svg {
             throw .unprocessable("an SVG result needs an SVG source; the source is \(header.format.rawValue)")
         }
-        if header.format == .pdf, !vectors.rendersPDF {
+        if header.format == .pdf, vectors.pdf == nil {
             throw .unprocessable("PDF sources are off on this server (the operator turns them on with --pdf-sources)")
         }
         let vector = Self.vectorFormats.contains(header.format)

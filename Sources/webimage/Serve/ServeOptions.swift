@@ -8,7 +8,7 @@ import WebImageServer
 /// Every `webimage serve` option, each declared once, in the order `--help` lists them.
 enum ServeOptions {
     static let all: [ServeOption] = listening + signing + sources + s3 + limits + timeouts + caches + sharedCache
-        + concurrency + processing + responses + process + tracing
+        + concurrency + processing + pdf + responses + process + tracing
 
     static let listening: [ServeOption] = [
         ServeOption(name: "bind", variables: ["WEBIMAGE_BIND", "IMGPROXY_BIND"], kind: .value("HOST:PORT"),
@@ -290,10 +290,6 @@ enum ServeOptions {
         .invertible("always-rasterize-svg", ["WEBIMAGE_ALWAYS_RASTERIZE_SVG", "IMGPROXY_ALWAYS_RASTERIZE_SVG"],
                     "Rasterise an SVG whose URL names no format instead of answering it as SVG. Default off.",
                     field: "configuration.processing.alwaysRasterizesSVG", \.configuration.processing.alwaysRasterizesSVG),
-        .toggle("pdf-sources", ["WEBIMAGE_PDF_SOURCES"],
-                "Render PDF sources (poppler cannot stop or bound a page's drawing: a hostile PDF can hold a worker "
-                    + "and gigabytes). Default off: PDF sources are refused with 422.",
-                field: "configuration.processing.rendersPDF", \.configuration.processing.rendersPDF),
         .toggle("enforce-thumbnail", ["WEBIMAGE_ENFORCE_THUMBNAIL", "IMGPROXY_ENFORCE_THUMBNAIL"],
                 "Process an HEIC or AVIF source's embedded thumbnail unless the URL says enforce_thumbnail:false.",
                 field: "configuration.processing.enforcesThumbnail", \.configuration.processing.enforcesThumbnail),

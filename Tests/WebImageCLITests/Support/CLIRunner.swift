@@ -8,39 +8,22 @@ enum CLIRunner {
     typealias Result = ChildProcess
 
     enum Failure: Error, CustomStringConvertible {
-        case binaryMissing([String])
         case timedOut([String])
 
         var description: String {
             switch self {
-            case .binaryMissing(let looked):
-                "the executable was not found (run `swift build --build-tests` first); looked at: "
-                    + looked.joined(separator: ", ")
             case .timedOut(let command): "\(command.joined(separator: " ")) did not finish in time"
             }
         }
     }
 
-    /// The executable `name` next to the test bundle (`.build/<triple>/debug/webimage`), found from the running
-    /// test process's own location, falling back to the package's `.build/debug`. `WEBIMAGE_EXECUTABLE` names
-    /// another build of `webimage` instead, to show what a test checks against an older one.
+    /// The built executable `name` (``BuiltExecutable``); `WEBIMAGE_EXECUTABLE` names another build of
+    /// `webimage` instead, to show what a test checks against an older one.
     static func executable(named name: String = "webimage") throws -> URL {
         if name == "webimage", let override = ProcessInfo.processInfo.environment["WEBIMAGE_EXECUTABLE"] {
             return URL(fileURLWithPath: override)
         }
-        var directories: [URL] = []
-        if let executable = Bundle.main.executableURL { directories.append(executable.deletingLastPathComponent()) }
-        if let first = CommandLine.arguments.first {
-            directories.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
-        }
-        directories.append(Bundle.main.bundleURL)
-        directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        directories.append(TestCorpus.packageRoot.appendingPathComponent(".build/debug"))
-        let candidates = directories.map { $0.appendingPathComponent(name) }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw Failure.binaryMissing(candidates.map(\.path))
-        }
-        return found
+        return try BuiltExecutable.url(name)
     }
 
     /// Runs `<name> arguments…` (`webimage` unless named) in `directory`, killing it after `timeout` seconds

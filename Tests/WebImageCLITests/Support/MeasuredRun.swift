@@ -28,9 +28,10 @@ enum MeasuredRun {
     /// The cap on the child's address space: far above any bound the tests assert, far below the machine.
     static let addressSpaceLimitKB = 3 * 1024 * 1024
 
-    /// Runs `webimage arguments…`; killed (and reported as signal 9) after `timeout` seconds.
-    static func run(_ arguments: [String], timeout: Double = 120) async throws -> Result {
-        let launch = try Launch(arguments, timeout: timeout)
+    /// Runs `webimage arguments…`, its standard input read from `input` when given; killed (and reported as
+    /// signal 9) after `timeout` seconds.
+    static func run(_ arguments: [String], input: URL? = nil, timeout: Double = 120) async throws -> Result {
+        let launch = try Launch(arguments, input: input, timeout: timeout)
         for await _ in launch.exit {}
         return try launch.result(arguments)
     }
@@ -42,7 +43,7 @@ enum MeasuredRun {
         private let scratch: TemporaryDirectory
         let stdout: URL
 
-        init(_ arguments: [String], timeout: Double) throws {
+        init(_ arguments: [String], input: URL? = nil, timeout: Double) throws {
             scratch = try TemporaryDirectory()
             stdout = scratch.url.appendingPathComponent("stdout")
             let err = scratch.url.appendingPathComponent("stderr")
@@ -51,6 +52,7 @@ enum MeasuredRun {
             process.executableURL = try CLIRunner.executable(named: "PeakRSS")
             process.arguments = [scratch.path("report"), String(MeasuredRun.addressSpaceLimitKB), String(timeout),
                                  try CLIRunner.executable().path] + arguments
+            if let input { process.standardInput = try FileHandle(forReadingFrom: input) }
             process.standardOutput = try FileHandle(forWritingTo: stdout)
             process.standardError = try FileHandle(forWritingTo: err)
             let (exit, exited) = AsyncStream<Void>.makeStream()

@@ -3,12 +3,6 @@ import TestSupport
 
 /// Children whose subject could trap, or could connect somewhere it should not.
 extension ChildProcess {
-    /// The path of the executable target `name`, built beside this test binary.
-    static func besideTestBinary(_ name: String) -> String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(name).path
-    }
-
     /// Runs `executable arguments…` in a new network namespace whose only interface is loopback (brought up
     /// first): nothing it does can reach past this machine. As root (CI) the namespace is made directly; other
     /// users get one inside a user namespace (`unshare -r`, Debian's default allows it), where loopback

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import WebImage
+
+/// The child side of PDF rendering (``ImageProxyConfiguration/PDFRendering``): reads one request on standard
+/// input, bounds its own memory and CPU time before reading the document, draws the page with poppler and
+/// writes the pixels or the failure on standard output.
+///
+/// An executable that serves images calls it when started with its PDF arguments (`webimage pdf-page`):
+///
+/// ```swift
+/// if CommandLine.arguments.dropFirst() == ["pdf-page"] { exit(PDFPageChild.run()) }
+/// ```
+public enum PDFPageChild {
+    /// Handles one request; the exit status: 0 when a reply (pixels or a failure) was written, 2 when the
+    /// request was not one.
+    public static func run() -> Int32 {
+        guard let header = FileDescriptorIO.read(STDIN_FILENO, count: PDFPageWire.requestHeaderSize),
+              let request = PDFPageWire.Request(header: header) else {
+            _ = FileDescriptorIO.write(STDOUT_FILENO, PDFPageWire.failure("not a PDF page request"))
+            return 2
+        }
+        // Limits first: nothing the document says is read before they hold.
+        limit(.data, to: request.memoryLimit)
+        limit(.cpu, to: request.cpuSeconds)
+        guard let document = FileDescriptorIO.read(STDIN_FILENO, count: request.documentLength) else {
+            _ = FileDescriptorIO.write(STDOUT_FILENO, PDFPageWire.failure("the document was cut short"))
+            return 2
+        }
+        do {
+            let pixels = try render(Data(document), request: request)
+            guard FileDescriptorIO.write(STDOUT_FILENO, PDFPageWire.pixelsHeader(pixels.size)) else { return 1 }
+            return pixels.withUnsafeBytes { FileDescriptorIO.write(STDOUT_FILENO, $0) } ? 0 : 1
+        } catch {
+            return FileDescriptorIO.write(STDOUT_FILENO, PDFPageWire.failure("\(error)")) ? 0 : 1
+        }
+    }
+
+    /// The page at exactly the request's size (the service planned it), straight RGBA8.
+    private static func render(_ document: Data, request: PDFPageWire.Request) throws -> PixelBuffer {
+        var options = ImageDecodeOptions(thumbnailPixelSize: request.size, preserveAspectRatio: false,
+                                         maxPixelCount: max(1, request.size.pixelCount))
+        options.coderOptions[PDFPage.self] = request.page
+        let pixels = try PDFCoder().decode(document, options: options).pixels.converted(to: .rgba8)
+        guard pixels.size == request.size else {
+            throw WebImageError.badImageData(.corrupt("the page was drawn at \(pixels.width)x\(pixels.height), "
+                + "not the \(request.size.width)x\(request.size.height) asked for"))
+        }
+        return pixels
+    }
+
+    private enum Resource {
+        case data, cpu
+    }
+
+    /// Sets a soft and hard limit (the CPU's hard one a second later: SIGXCPU first, then SIGKILL).
+    private static func limit(_ resource: Resource, to value: Int) {
+        let soft = rlim_t(max(1, value))
+        var limits = rlimit(rlim_cur: soft, rlim_max: resource == .cpu ? soft + 1 : soft)
+        #if canImport(Glibc)
+        let name = __rlimit_resource_t(resource == .cpu ? RLIMIT_CPU.rawValue : RLIMIT_DATA.rawValue)
+        #else
+        let name = resource == .cpu ? RLIMIT_CPU : RLIMIT_DATA
+        #endif
+        _ = setrlimit(name, &limits)
+    }
+}
