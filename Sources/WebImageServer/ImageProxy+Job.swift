@@ -98,8 +98,12 @@ extension ImageProxy {
     /// lookup failed).
     private func make(_ job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
         // This request found memory empty, but the flight before this one may have stored the result since:
-        // take it rather than make it again (no lookup of its own: no span, no count).
-        if let stored = results.storedResult(forKey: job.key) { return stored }
+        // take it rather than make it again (no lookup of its own: no span; it counts as coalesced, having
+        // shared another request's result).
+        if let stored = results.storedResult(forKey: job.key) {
+            statistics.record(\.coalesced)
+            return stored
+        }
         let shared = await RequestTrace.timing(.cache) { await results.sharedResult(forKey: job.key) }
         if let hit = shared.result { return hit }
         let outcome = await SharedTier.$skipsLookups.withValue(shared.failed) { () async -> Result<ProcessedResult, ProxyError> in

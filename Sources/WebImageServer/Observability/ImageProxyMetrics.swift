@@ -15,7 +15,7 @@
 /// | `swiftwebimage_serve_stage_duration_seconds` | timer | `stage` | download, decode, process, encode |
 /// | `swiftwebimage_serve_result_cache_hits_total` | counter | `tier` | requests answered from memory or disk |
 /// | `swiftwebimage_serve_result_cache_misses_total` | counter | – | requests neither tier answered |
-/// | `swiftwebimage_serve_coalesced_total` | counter | – | requests that joined a result being made |
+/// | `swiftwebimage_serve_coalesced_total` | counter | – | requests that joined a result being made (or just stored) |
 /// | `swiftwebimage_serve_encodes_total` | counter | – | results encoded |
 /// | `swiftwebimage_serve_source_downloads_total` | counter | – | source downloads the proxy asked for |
 /// | `swiftwebimage_serve_source_cache_hits_total` | counter | – | sources read from the disk cache |
@@ -33,7 +33,8 @@ public enum ImageProxyMetrics {
     public static let resultCacheHits = "swiftwebimage_serve_result_cache_hits_total"
     /// Counter: requests that neither result-cache tier answered (coalesced ones included).
     public static let resultCacheMisses = "swiftwebimage_serve_result_cache_misses_total"
-    /// Counter: requests that joined a result another request was already making.
+    /// Counter: requests that joined a result another request was already making, or took one it stored just
+    /// after they missed.
     public static let coalesced = "swiftwebimage_serve_coalesced_total"
     /// Counter: results encoded (once per result, however many requests waited for it).
     public static let encodes = "swiftwebimage_serve_encodes_total"

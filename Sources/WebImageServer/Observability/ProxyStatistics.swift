@@ -25,7 +25,7 @@ public final class ProxyStatistics: Sendable {
         public var diskHits = 0
         /// Requests neither result-cache tier answered (those that then joined a result being made included).
         public var misses = 0
-        /// Requests that joined a result already being made.
+        /// Requests that joined a result already being made, or took one stored just after they missed.
         public var coalesced = 0
         /// Requests refused because the queue was full.
         public var rejected = 0
