@@ -76,17 +76,20 @@ public final class ImageProxy: Sendable {
         let shared = configuration.caches.shared.map {
             SharedTier(configuration: $0, statistics: statistics, proxyInstrumentation: configuration.instrumentation)
         }
+        // With PDF sources on, a PDF's header is read here and its pages drawn in children.
+        let coders = configuration.processing.rendersPDF ? configuration.processing.coders.readingPDFHeaders()
+                                                         : configuration.processing.coders
         sources = SourceStore(downloader: downloader, disk: diskStore("sources"), shared: shared,
                               downloadTimeout: configuration.timeouts.download,
                               revalidateAfter: configuration.caches.revalidateSourcesAfter, statistics: statistics,
-                              coders: configuration.processing.coders,
+                              coders: coders,
                               local: configuration.sources.localRoot.flatMap {
                                   LocalSource(root: $0, maxBytes: configuration.limits.maxSourceBytes)
                               },
                               propagatesTraceContext: configuration.sources.propagatesTraceContext)
         results = ResultCache(memoryLimit: configuration.caches.memoryBytes, disk: diskStore("results"), shared: shared,
                               tracing: statistics.instruments.tracing)
-        processor = ImageProcessor(coders: configuration.processing.coders, maxSourcePixels: configuration.limits.maxSourcePixels,
+        processor = ImageProcessor(coders: coders, maxSourcePixels: configuration.limits.maxSourcePixels,
                                    limits: ProcessingPlan.Limits(maxSide: configuration.limits.maxOutputSide,
                                                                  maxPixels: configuration.limits.maxOutputPixels),
                                    quality: configuration.processing.qualityDefaults,

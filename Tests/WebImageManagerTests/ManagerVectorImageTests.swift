@@ -11,6 +11,8 @@ import Testing
     static let crop = ImageTransformers.Crop(x: 0, y: 0, width: 50, height: 40)
     /// 200 × 160 points: 200 × 160 pixels at scale 1.
     static let file = "pdf/knockout_blend_multiply.pdf"
+    /// The built-in coders and PDF, which an app adds as SDWebImage's PDF plugin is added.
+    static let coders = CodersManager(coders: BuiltInCoders.makeAll() + [PDFCoder()])
 
     private func servePDF(_ h: ManagerHarness) throws -> (URL, Data) {
         let data = try TestCorpus.data(Self.file)
@@ -19,9 +21,9 @@ import Testing
     }
 
     @Test func withoutTheOptionTheTransformerIsNotAppliedToAVectorImage() async throws {
-        try await withHarness { h async throws in
+        try await withHarness(coders: Self.coders) { h async throws in
             let (url, data) = try servePDF(h)
-            let context = WebImageContext(transformer: Self.crop)
+            let context = WebImageContext(coders: Self.coders, transformer: Self.crop)
             let result = try await loadOnce(h.manager, url, options: .waitStoreCache, context: context)
             let image = try #require(result.image)
             let rendered = try PDFCoder().decode(data, options: ImageDecodeOptions())
@@ -39,9 +41,9 @@ import Testing
     }
 
     @Test func withTheOptionTheTransformerIsApplied() async throws {
-        try await withHarness { h async throws in
+        try await withHarness(coders: Self.coders) { h async throws in
             let (url, data) = try servePDF(h)
-            let context = WebImageContext(transformer: Self.crop)
+            let context = WebImageContext(coders: Self.coders, transformer: Self.crop)
             let result = try await loadOnce(h.manager, url, options: [.waitStoreCache, .transformVectorImage],
                                             context: context)
             let image = try #require(result.image)
@@ -57,11 +59,11 @@ import Testing
     }
 
     @Test func twoThumbnailSizesAreTwoRasterisedCacheEntries() async throws {
-        try await withHarness { h async throws in
+        try await withHarness(coders: Self.coders) { h async throws in
             let (url, data) = try servePDF(h)
             var keys: [String] = []
             for (side, expected) in [(100, PixelSize(width: 100, height: 80)), (400, PixelSize(width: 400, height: 320))] {
-                var context = WebImageContext()
+                var context = WebImageContext(coders: Self.coders)
                 context.decodeOptions.thumbnailPixelSize = PixelSize(width: side, height: side)
                 let result = try await loadOnce(h.manager, url, options: .waitStoreCache, context: context)
                 let image = try #require(result.image)

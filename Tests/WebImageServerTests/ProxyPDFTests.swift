@@ -45,7 +45,7 @@ import WebImage
 
     @Test func aPDFPageIsRenderedAtTheResultSize() async throws {
         let pdf = try TestCorpus.data("pdf/gradientfill.pdf")
-        let header = try CodersManager.shared.header(for: pdf)
+        let header = try PDFCoder().header(pdf)
         let width = header.pixelSize.width * 2
         let height = Int((Double(header.pixelSize.height) * 2).rounded())
         try await ProxyHarness.with(try Self.configuration()) { harness in
@@ -57,7 +57,7 @@ import WebImage
             #expect(answer.status == 200 && answer.header("Content-Type") == "image/png")
             let result = try answer.image()
             #expect(result.pixelSize == PixelSize(width: width, height: height))
-            let direct = try CodersManager.shared.decode(pdf, options: ImageDecodeOptions(
+            let direct = try PDFCoder().decode(pdf, options: ImageDecodeOptions(
                 thumbnailPixelSize: PixelSize(width: width, height: height)))
             #expect(result.pixels.converted(to: .rgba8) == direct.pixels.converted(to: .rgba8))
             let asSVG = try await harness.get(harness.signedPath("w:10", source: "/doc.pdf", ext: "svg"))

@@ -12,7 +12,13 @@ import WebImageCore
 /// as down: a vector is rasterised at the size wanted instead of resampled); then the scale-down limit. The pixel
 /// count is checked against `maxPixelCount` before the surface is allocated. Encrypted documents (a password is
 /// never tried), damaged ones, pages out of range and oversized pages fail with typed errors. poppler has no
-/// cancellation hook in its GLib API: the work token is checked before and after the render.
+/// cancellation hook in its GLib API: the work token is checked before and after the render, and a page that
+/// draws for minutes (pdf.js's `function_based_shading.pdf`) holds its thread and memory until it is done. So
+/// the coder is not in ``BuiltInCoders``: as with SDWebImage's PDF plugin, add it for documents you trust.
+///
+/// ```swift
+/// CodersManager.shared.addCoder(PDFCoder())
+/// ```
 ///
 /// ```swift
 /// var options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 512, height: 512))

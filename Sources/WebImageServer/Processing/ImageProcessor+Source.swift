@@ -13,6 +13,7 @@ extension ImageProcessor {
         do {
             return try coders.header(for: source.data)
         } catch WebImageError.badImageData(.unsupportedFormat(let format)) {
+            if format == .pdf, vectors.pdf == nil { throw Self.pdfSourcesOff }
             throw .unprocessable(format == .undefined ? "the source is not an image"
                                                       : "the source format \(format.rawValue) is not supported")
         } catch {

@@ -8,6 +8,10 @@ extension ImageProcessor {
     /// The formats a coder renders at any size.
     static let vectorFormats: Set<ImageFormat> = [.svg, .pdf]
 
+    /// A PDF source while ``VectorHandling/pdf`` is nil, whether or not the coders read PDF headers.
+    static let pdfSourcesOff = ProxyError.unprocessable(
+        "PDF sources are off on this server (the operator turns them on with --pdf-sources)")
+
     /// imgproxy's SVG settings.
     struct VectorHandling: Sendable {
         /// `IMGPROXY_SANITIZE_SVG`. Default true.

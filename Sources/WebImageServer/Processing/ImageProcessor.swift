@@ -38,9 +38,7 @@ struct ImageProcessor: Sendable {
         if choice.requested == .svg {
             throw .unprocessable("an SVG result needs an SVG source; the source is \(header.format.rawValue)")
         }
-        if header.format == .pdf, vectors.pdf == nil {
-            throw .unprocessable("PDF sources are off on this server (the operator turns them on with --pdf-sources)")
-        }
+        if header.format == .pdf, vectors.pdf == nil { throw Self.pdfSourcesOff }
         let vector = Self.vectorFormats.contains(header.format)
         var options = options
         // imgproxy renders a vector at any size: `enlarge` does not hold it back, nor its declared size refuse it.

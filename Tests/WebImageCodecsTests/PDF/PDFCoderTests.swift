@@ -88,15 +88,19 @@ import WebImage
         #expect(header.frameCount == 1)
         let huge = try PDFCoder().header(PDFSamples.page(width: 14_400_000, height: 14_400_000))
         #expect(huge.pixelSize == PixelSize(width: 14_400_000, height: 14_400_000))
-        #expect(try CodersManager.shared.header(for: PDFSamples.page(width: 612.4, height: 791.6)).pixelSize
+        #expect(try PDFCoder().header(PDFSamples.page(width: 612.4, height: 791.6)).pixelSize
             == PixelSize(width: 612, height: 792))
     }
 
-    @Test func theCodersManagerSniffsPDF() throws {
+    /// Not a default coder (as SDWebImage's PDF plugin): the shared manager refuses PDFs until it is added.
+    @Test func pdfIsDecodedOnceTheCoderIsAdded() throws {
         let data = PDFSamples.page()
         #expect(PDFCoder().canDecode(data))
         #expect(!PDFCoder().canDecode(Data("%PNG".utf8)))
-        let image = try CodersManager.shared.decode(data, options: ImageDecodeOptions())
+        #expect(Support.failure { try CodersManager.shared.decode(data, options: ImageDecodeOptions()) }
+            == "1001 unsupported format: no coder decodes pdf")
+        let coders = CodersManager(coders: BuiltInCoders.makeAll() + [PDFCoder()])
+        let image = try coders.decode(data, options: ImageDecodeOptions())
         #expect(image.format == .pdf && image.isVector)
         #expect(!PDFCoder().canEncode(to: .pdf))
         #expect(Support.failure { try PDFCoder().encode(image, as: .pdf, options: ImageEncodeOptions()) }

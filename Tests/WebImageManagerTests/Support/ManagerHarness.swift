@@ -14,7 +14,7 @@ struct ManagerHarness {
 
     /// Another cache (and manager) over the same directory, as a new process would have.
     func makeSecondManager() -> (ImageCache, ImageManager) {
-        let cache = makeCache(directory)
+        let cache = makeCache(directory, coders: self.cache.coders)
         return (cache, ImageManager(cache: cache, loader: downloader))
     }
 
@@ -27,19 +27,20 @@ struct ManagerHarness {
     }
 }
 
-func makeCache(_ directory: URL) -> ImageCache {
+func makeCache(_ directory: URL, coders: CodersManager = .shared) -> ImageCache {
     ImageCache(namespace: "manager-tests", directory: directory,
-               configuration: ImageCache.Configuration(expirationInterval: nil))
+               configuration: ImageCache.Configuration(expirationInterval: nil), coders: coders)
 }
 
-/// Runs `body` with a fresh harness, tearing everything down (and deleting the directory) afterwards.
-func withHarness(_ body: (ManagerHarness) async throws -> Void) async throws {
+/// Runs `body` with a fresh harness (its downloader and cache decoding with `coders`), tearing everything down (and
+/// deleting the directory) afterwards.
+func withHarness(coders: CodersManager = .shared, _ body: (ManagerHarness) async throws -> Void) async throws {
     let server = try await TestHTTPServer.start()
     // Hung responses must wait for the test's cancel: the default 15 s timeout fired first on a loaded machine.
-    let downloader = ImageDownloader(configuration: .init(downloadTimeout: .seconds(300)))
+    let downloader = ImageDownloader(configuration: .init(downloadTimeout: .seconds(300)), coders: coders)
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("SwiftWebImageManagerTests-\(UUID().uuidString)")
-    let cache = makeCache(directory)
+    let cache = makeCache(directory, coders: coders)
     let harness = ManagerHarness(server: server, downloader: downloader, directory: directory, cache: cache,
                                  manager: ImageManager(cache: cache, loader: downloader))
     var failure: (any Error)?
