@@ -18,19 +18,11 @@ import WebImage
         }
     }
 
-    /// This process's children drawing PDF pages now.
-    static func pdfChildren() -> [Int32] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        let children = tasks.flatMap { task in
-            ((try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8)) ?? "")
-                .split(separator: " ").compactMap { Int32($0) }
-        }
-        return children.filter { pid in
-            let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
-            // `webimage pdf-page` itself, not a measuring wrapper running one (the CLI tests' `PeakRSS`).
-            let arguments = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            return arguments.count == 2 && arguments[0].hasSuffix("/webimage") && arguments[1] == "pdf-page"
-        }
+    /// This process's children drawing PDF pages now (`webimage pdf-page` itself, not a measuring wrapper
+    /// running one: the CLI tests' `PeakRSS`).
+    static func pdfChildren() -> Int {
+        guard let webimage = try? BuiltExecutable.url("webimage").path else { return 0 }
+        return childCount(of: webimage, ["pdf-page"])
     }
 
     @Test func pdfSourcesAreRefusedUnlessTurnedOn() async throws {
@@ -62,7 +54,7 @@ import WebImage
             #expect(result.pixels.converted(to: .rgba8) == direct.pixels.converted(to: .rgba8))
             let asSVG = try await harness.get(harness.signedPath("w:10", source: "/doc.pdf", ext: "svg"))
             #expect(asSVG.status == 422)
-            #expect(Self.pdfChildren().isEmpty)
+            #expect(Self.pdfChildren() == 0)
         }
     }
 
@@ -78,7 +70,7 @@ import WebImage
             let answer = try await harness.get(harness.signedPath("w:300", source: "/forever.pdf", ext: "png"))
             #expect(answer.status == 503, "\(answer.text)")
             #expect(ContinuousClock.now - started < .seconds(15))
-            #expect(await eventually(timeout: 10) { Self.pdfChildren().isEmpty })
+            #expect(await eventually(timeout: 10) { Self.pdfChildren() == 0 })
             #expect(await eventually { harness.proxy.limiter.load == (0, 0) })
             let next = try await harness.get(harness.signedPath("w:50", source: "/doc.pdf", ext: "png"))
             #expect(next.status == 200, "\(next.text)")
@@ -97,7 +89,7 @@ import WebImage
             #expect(answer.text == "cannot process: the PDF page was not drawn within the renderer's 1 s of CPU\n",
                     "\(answer.text)")
             #expect(ContinuousClock.now - started < .seconds(20))
-            #expect(Self.pdfChildren().isEmpty)
+            #expect(Self.pdfChildren() == 0)
         }
     }
 
@@ -110,20 +102,37 @@ import WebImage
         }
     }
 
-    /// A renderer that cannot start or does not speak the protocol (`cat` echoes the request back) is the
-    /// operator's problem: 503, with what went wrong.
-    @Test(arguments: [("/nonexistent/webimage", "cannot start"), ("/bin/cat", "answered wrongly")])
-    func aBrokenRendererIsUnavailable(executable: String, reason: String) async throws {
+    /// A renderer that cannot start, does not speak the protocol (`cat` echoes the request back) or closes its
+    /// output and goes on running is the operator's problem: 503, with what went wrong, within the processing
+    /// timeout, and no child left.
+    @Test(arguments: [("/nonexistent/webimage", [], "cannot start"), ("/bin/cat", [], "answered wrongly"),
+                      ("/bin/sh", ["-c", "exec 1>&-; sleep 60"], "processing timed out")])
+    func aBrokenRendererIsUnavailable(executable: String, arguments: [String], reason: String) async throws {
         let configuration = try Self.configuration {
             $0.processing.pdfRendering.executable = URL(fileURLWithPath: executable)
-            $0.processing.pdfRendering.arguments = []
+            $0.processing.pdfRendering.arguments = arguments
+            $0.timeouts.processing = .seconds(2)
         }
         try await ProxyHarness.with(configuration) { harness in
             harness.serve("/doc.pdf", try TestCorpus.data("pdf/gradientfill.pdf"), contentType: "application/pdf")
+            let started = ContinuousClock.now
             let answer = try await harness.get(harness.signedPath("w:50", source: "/doc.pdf", ext: "png"))
             #expect(answer.status == 503)
             #expect(answer.text.contains(reason), "\(answer.text)")
-            #expect(Self.pdfChildren().isEmpty)
+            #expect(ContinuousClock.now - started < .seconds(15))
+            #expect(await eventually { Self.childCount(of: executable, arguments) == 0 })
         }
+    }
+
+    /// This process's children running `executable arguments…`.
+    static func childCount(of executable: String, _ arguments: [String]) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { Int32($0) }
+        }.filter { pid in
+            let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            return command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) } == [executable] + arguments
+        }.count
     }
 }

@@ -61,23 +61,31 @@ final class PDFChildProcess {
                 try? input.fileHandleForWriting.close()
             }
             if descriptors[0].revents != 0, !reply.read(from: outputDescriptor, into: pixels) {
-                throw ended(reply)
+                throw ended(reply, deadline: deadline, cancellation: cancellation)
             }
         }
         if let failure = reply.failure { throw .unprocessable(failure) }
     }
 
-    /// Kills the child unless it has ended and reaps it.
+    /// Kills the child (and anything it started: Foundation makes it a process group of its own) unless it has
+    /// ended, reaps it and closes the service's ends of its pipes.
     func stop() {
         try? input.fileHandleForWriting.close()
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { kill(-process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
+        try? output.fileHandleForReading.close()
     }
 
-    /// Why a child that stopped answering did: its limits, a crash, or a reply that is not one.
-    private func ended(_ reply: PDFReplyReader) -> ProxyError {
+    /// Why a child that stopped answering did: its limits, a crash, or a reply that is not one. A child that
+    /// closed its output but goes on running is waited for no longer than the page could have taken.
+    private func ended(_ reply: PDFReplyReader, deadline: ContinuousClock.Instant,
+                       cancellation: WorkCancellation?) -> ProxyError {
         if let protocolError = reply.protocolError {
             return .unavailable("the PDF renderer \(rendering.executable.path) answered wrongly: \(protocolError)")
+        }
+        while process.isRunning {
+            if cancellation?.isCancelled == true || ContinuousClock.now >= deadline { return .processingTimeout }
+            usleep(2_000)
         }
         process.waitUntilExit()
         let memory = "\(rendering.memoryAllowance >> 20) MiB besides the document and the page"
@@ -86,7 +94,7 @@ final class PDFChildProcess {
                 + "\(process.terminationStatus) without an answer")
         }
         let signal = process.terminationStatus
-        if signal == SIGXCPU || signal == SIGKILL {
+        if signal == SIGXCPU {
             return .unprocessable("the PDF page was not drawn within the renderer's \(rendering.cpuSeconds) s of CPU")
         }
         return .unprocessable("the PDF page could not be drawn within the renderer's memory (\(memory)): "
