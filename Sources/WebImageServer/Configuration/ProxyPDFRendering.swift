@@ -7,8 +7,7 @@ extension ImageProxyConfiguration {
     /// and gigabytes), so it never draws in the service's own process.
     public struct PDFRendering: Sendable {
         /// The executable started for each page; started with ``arguments``, it must call ``PDFPageChild/run()``.
-        /// Default `/proc/self/exe`: the running executable (`webimage` answers `pdf-page`), the same build even
-        /// when its file has been replaced since.
+        /// Default ``runningExecutable`` (`webimage` answers `pdf-page`).
         public var executable: URL
         /// The arguments that make ``executable`` a PDF child. Default `["pdf-page"]`.
         public var arguments: [String]
@@ -20,7 +19,17 @@ extension ImageProxyConfiguration {
         /// Default 30 s.
         public var cpuSeconds: Int
 
-        public init(executable: URL = URL(fileURLWithPath: "/proc/self/exe"), arguments: [String] = ["pdf-page"],
+        /// The running executable: on Linux `/proc/self/exe`, the same build even when its file has been
+        /// replaced since; elsewhere the main bundle's executable.
+        public static var runningExecutable: URL {
+            #if os(Linux)
+            URL(fileURLWithPath: "/proc/self/exe")
+            #else
+            Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+            #endif
+        }
+
+        public init(executable: URL = runningExecutable, arguments: [String] = ["pdf-page"],
                     memoryAllowance: Int = 256 << 20, cpuSeconds: Int = 30) {
             self.executable = executable
             self.arguments = arguments
