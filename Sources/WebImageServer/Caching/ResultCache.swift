@@ -22,7 +22,7 @@ final class ResultCache: Sendable {
     /// The result from memory, if there.
     func memoryResult(forKey key: String) -> ProcessedResult? {
         tracing.run(ImageProxySpans.resultCache(.memory)) { span in
-            let hit = memory.withLock { $0.value(forKey: key) }
+            let hit = storedResult(forKey: key)
             if span.isRecording { span.attributes[ImageProxySpans.Attribute.cacheHit] = hit != nil }
             return hit
         }

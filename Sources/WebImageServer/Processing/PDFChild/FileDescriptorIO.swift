@@ -7,6 +7,7 @@ import Darwin
 private let systemRead: @Sendable (Int32, UnsafeMutableRawPointer?, Int) -> Int = Darwin.read
 private let systemWrite: @Sendable (Int32, UnsafeRawPointer?, Int) -> Int = Darwin.write
 #endif
+import Foundation
 
 /// Reads and writes on descriptors, retried when a signal interrupts them: partial ones on the service's
 /// non-blocking ends of the PDF child's pipes, whole ones on the child's blocking standard input and output.
@@ -30,17 +31,18 @@ enum FileDescriptorIO {
     }
 
     /// Exactly `count` bytes from a blocking descriptor; nil at an error or when the input ends first.
-    static func read(_ descriptor: Int32, count: Int) -> [UInt8]? {
-        var complete = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+    static func read(_ descriptor: Int32, count: Int) -> Data? {
+        var data = Data(count: count)
+        let complete = data.withUnsafeMutableBytes { buffer in
             var done = 0
-            while done < count, complete {
-                let rest = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[done...])
-                if case .moved(let got) = readSome(descriptor, into: rest) { done += got } else { complete = false }
+            while done < count {
+                guard case .moved(let got) = readSome(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]))
+                else { return false }
+                done += got
             }
-            initialized = complete ? count : 0
+            return true
         }
-        return complete ? bytes : nil
+        return complete ? data : nil
     }
 
     /// All of `bytes` to a blocking descriptor; false at an error.

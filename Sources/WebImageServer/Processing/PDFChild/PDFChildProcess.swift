@@ -48,9 +48,7 @@ final class PDFChildProcess {
         let inputDescriptor = input.fileHandleForWriting.fileDescriptor
         let outputDescriptor = output.fileHandleForReading.fileDescriptor
         while !reply.isComplete {
-            if cancellation?.isCancelled == true || ContinuousClock.now >= deadline {
-                throw .processingTimeout
-            }
+            if Self.isOver(deadline, cancellation) { throw .processingTimeout }
             var descriptors = [pollfd(fd: outputDescriptor, events: Int16(POLLIN), revents: 0)]
             if !sending.isDone { descriptors.append(pollfd(fd: inputDescriptor, events: Int16(POLLOUT), revents: 0)) }
             let waitMilliseconds = min(50, max(1, (deadline - ContinuousClock.now).milliseconds))
@@ -65,6 +63,11 @@ final class PDFChildProcess {
             }
         }
         if let failure = reply.failure { throw .unprocessable(failure) }
+    }
+
+    /// Whether the page's time is up: its job was cancelled or the deadline passed.
+    private static func isOver(_ deadline: ContinuousClock.Instant, _ cancellation: WorkCancellation?) -> Bool {
+        cancellation?.isCancelled == true || ContinuousClock.now >= deadline
     }
 
     /// Kills the child (and anything it started: Foundation makes it a process group of its own) unless it has
@@ -84,7 +87,7 @@ final class PDFChildProcess {
             return .unavailable("the PDF renderer \(rendering.executable.path) answered wrongly: \(protocolError)")
         }
         while process.isRunning {
-            if cancellation?.isCancelled == true || ContinuousClock.now >= deadline { return .processingTimeout }
+            if Self.isOver(deadline, cancellation) { return .processingTimeout }
             usleep(2_000)
         }
         process.waitUntilExit()

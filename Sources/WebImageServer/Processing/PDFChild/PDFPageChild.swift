@@ -20,7 +20,7 @@ public enum PDFPageChild {
     /// request was not one.
     public static func run() -> Int32 {
         guard let header = FileDescriptorIO.read(STDIN_FILENO, count: PDFPageWire.requestHeaderSize),
-              let request = PDFPageWire.Request(header: header) else {
+              let request = PDFPageWire.Request(header: Array(header)) else {
             _ = FileDescriptorIO.write(STDOUT_FILENO, PDFPageWire.failure("not a PDF page request"))
             return 2
         }
@@ -32,7 +32,7 @@ public enum PDFPageChild {
             return 2
         }
         do {
-            let pixels = try render(Data(document), request: request)
+            let pixels = try render(document, request: request)
             guard FileDescriptorIO.write(STDOUT_FILENO, PDFPageWire.pixelsHeader(pixels.size)) else { return 1 }
             return pixels.withUnsafeBytes { FileDescriptorIO.write(STDOUT_FILENO, $0) } ? 0 : 1
         } catch {

@@ -75,6 +75,10 @@ struct LittleEndianReader {
         self.bytes = bytes
     }
 
+    mutating func uint8() -> UInt8 {
+        UInt8(truncatingIfNeeded: read(1))
+    }
+
     mutating func uint32() -> UInt32 {
         UInt32(truncatingIfNeeded: read(4))
     }

@@ -77,8 +77,7 @@ struct PDFReplyReader {
         var reader = LittleEndianReader(pending[...])
         switch stage {
         case .head:
-            let status = pending[0]
-            reader = LittleEndianReader(pending[1...])
+            let status = reader.uint8()
             let value = Int(reader.uint32())
             switch status {
             case 0: stage = .height(width: value)
