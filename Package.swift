@@ -101,7 +101,8 @@ let package = Package(
         // The image service as a library: URL parsing, signatures, source policy, the processing pipeline and a
         // Hummingbird router any Hummingbird app can mount.
         .target(name: "WebImageServer",
-                dependencies: ["AWSSigV4", "WebImage", "WebImageRedis", "CLibXML2", .product(name: "Crypto", package: "swift-crypto"),
+                dependencies: ["AWSSigV4", "WebImage", "WebImageRedis", "CLibXML2", "CSystemShim",
+                               .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                // Its HTTP/1 child channel, wrapped to check the Host header.
                                .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -124,7 +124,11 @@ import WebImage
         }
     }
 
-    /// This process's children running `executable arguments…`.
+    private static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
+
+    /// This process's children running `executable arguments…` (named by the file a link stands for).
     static func childCount(of executable: String, _ arguments: [String]) -> Int {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         return tasks.flatMap { task in
@@ -132,7 +136,8 @@ import WebImage
                 .split(separator: " ").compactMap { Int32($0) }
         }.filter { pid in
             let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
-            return command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) } == [executable] + arguments
+            let running = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return running.first.map(Self.resolved) == Self.resolved(executable) && Array(running.dropFirst()) == arguments
         }.count
     }
 }

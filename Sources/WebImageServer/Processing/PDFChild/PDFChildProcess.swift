@@ -3,40 +3,47 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSystemShim
 import Foundation
-import Synchronization
 import WebImage
 
 /// One PDF child and the service's ends of its pipes: the request written and the reply read in one poll
 /// loop on the worker's thread, which kills the child at the deadline or a cancellation.
 final class PDFChildProcess {
-    private let process: Process
-    private let input: Pipe
-    private let output: Pipe
+    private let child: SpawnedChild
+    private var input: Int32?
+    private var output: Int32?
     private let rendering: ImageProxyConfiguration.PDFRendering
-    /// Foundation's `Process.run` closes in the child only the descriptors open when it looked, and makes its
-    /// pipes without close-on-exec: two children started at once could each hold the other's pipes.
-    private static let launching = Mutex(())
 
     init(_ rendering: ImageProxyConfiguration.PDFRendering) throws(ProxyError) {
         self.rendering = rendering
-        let started = Self.launching.withLock { _ -> Result<(Process, Pipe, Pipe), ProxyError> in
-            let process = Process(), input = Pipe(), output = Pipe()
-            process.executableURL = rendering.executable
-            process.arguments = rendering.arguments
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            do {
-                try process.run()
-            } catch {
-                return .failure(.unavailable("the PDF renderer \(rendering.executable.path) cannot start: \(error)"))
-            }
-            return .success((process, input, output))
+        // Close-on-exec, so that no other child started meanwhile holds them; the child's own ends are its
+        // standard input and output.
+        var inputPipe: [Int32] = [-1, -1], outputPipe: [Int32] = [-1, -1]
+        guard webimage_pipe_cloexec(&inputPipe) == 0 else {
+            throw .unavailable("the PDF renderer's pipes cannot be made: errno \(errno)")
         }
-        (process, input, output) = try started.get()
-        FileDescriptorIO.setNonBlocking(input.fileHandleForWriting.fileDescriptor)
-        FileDescriptorIO.setNonBlocking(output.fileHandleForReading.fileDescriptor)
+        guard webimage_pipe_cloexec(&outputPipe) == 0 else {
+            inputPipe.forEach { close($0) }
+            throw .unavailable("the PDF renderer's pipes cannot be made: errno \(errno)")
+        }
+        defer {
+            close(inputPipe[0])
+            close(outputPipe[1])
+        }
+        do {
+            // Named by the file `/proc/self/exe` stands for, as `ps` would show the service itself.
+            child = try SpawnedChild(rendering.executable.path, name: rendering.executable.resolvingSymlinksInPath().path,
+                                     rendering.arguments, stdin: inputPipe[0], stdout: outputPipe[1])
+        } catch {
+            close(inputPipe[1])
+            close(outputPipe[0])
+            throw .unavailable("the PDF renderer \(rendering.executable.path) cannot start: \(error)")
+        }
+        input = inputPipe[1]
+        output = outputPipe[0]
+        FileDescriptorIO.setNonBlocking(inputPipe[1])
+        FileDescriptorIO.setNonBlocking(outputPipe[0])
     }
 
     /// Sends `request` and `document`, then reads the reply's pixels into `pixels` (exactly the request's
@@ -45,18 +52,17 @@ final class PDFChildProcess {
                   deadline: ContinuousClock.Instant, cancellation: WorkCancellation?) throws(ProxyError) {
         var sending = OutgoingBytes(parts: [Data(request.header), document])
         var reply = PDFReplyReader(expected: request.size)
-        let inputDescriptor = input.fileHandleForWriting.fileDescriptor
-        let outputDescriptor = output.fileHandleForReading.fileDescriptor
+        guard let outputDescriptor = output else { return }
         while !reply.isComplete {
             if Self.isOver(deadline, cancellation) { throw .processingTimeout }
             var descriptors = [pollfd(fd: outputDescriptor, events: Int16(POLLIN), revents: 0)]
-            if !sending.isDone { descriptors.append(pollfd(fd: inputDescriptor, events: Int16(POLLOUT), revents: 0)) }
+            if let input, !sending.isDone { descriptors.append(pollfd(fd: input, events: Int16(POLLOUT), revents: 0)) }
             let waitMilliseconds = min(50, max(1, (deadline - ContinuousClock.now).milliseconds))
             guard poll(&descriptors, nfds_t(descriptors.count), Int32(waitMilliseconds)) >= 0 || errno == EINTR else {
                 throw .unavailable("the PDF renderer's pipes failed: errno \(errno)")
             }
-            if descriptors.count > 1, descriptors[1].revents != 0, !sending.send(to: inputDescriptor) {
-                try? input.fileHandleForWriting.close()
+            if descriptors.count > 1, descriptors[1].revents != 0, !sending.send(to: descriptors[1].fd) {
+                closeInput()
             }
             if descriptors[0].revents != 0, !reply.read(from: outputDescriptor, into: pixels) {
                 throw ended(reply, deadline: deadline, cancellation: cancellation)
@@ -70,13 +76,18 @@ final class PDFChildProcess {
         cancellation?.isCancelled == true || ContinuousClock.now >= deadline
     }
 
-    /// Kills the child (and anything it started: Foundation makes it a process group of its own) unless it has
-    /// ended, reaps it and closes the service's ends of its pipes.
+    /// Kills the child (and anything it started) unless it has ended, reaps it and closes the service's ends of
+    /// its pipes.
     func stop() {
-        try? input.fileHandleForWriting.close()
-        if process.isRunning { kill(-process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        try? output.fileHandleForReading.close()
+        closeInput()
+        child.stop()
+        if let output { close(output) }
+        output = nil
+    }
+
+    private func closeInput() {
+        if let input { close(input) }
+        input = nil
     }
 
     /// Why a child that stopped answering did: its limits, a crash, or a reply that is not one. A child that
@@ -86,22 +97,24 @@ final class PDFChildProcess {
         if let protocolError = reply.protocolError {
             return .unavailable("the PDF renderer \(rendering.executable.path) answered wrongly: \(protocolError)")
         }
-        while process.isRunning {
+        while true {
+            if let termination = child.poll() { return failure(after: termination) }
             if Self.isOver(deadline, cancellation) { return .processingTimeout }
             usleep(2_000)
         }
-        process.waitUntilExit()
-        let memory = "\(rendering.memoryAllowance >> 20) MiB besides the document and the page"
-        guard process.terminationReason == .uncaughtSignal else {
-            return .unavailable("the PDF renderer \(rendering.executable.path) exited with status "
-                + "\(process.terminationStatus) without an answer")
-        }
-        let signal = process.terminationStatus
-        if signal == SIGXCPU {
+    }
+
+    /// The error of a child that ended without a whole reply.
+    private func failure(after termination: SpawnedChild.Termination) -> ProxyError {
+        switch termination {
+        case .signaled(SIGXCPU):
             return .unprocessable("the PDF page was not drawn within the renderer's \(rendering.cpuSeconds) s of CPU")
+        case .signaled(let signal):
+            return .unprocessable("the PDF page could not be drawn within the renderer's memory "
+                + "(\(rendering.memoryAllowance >> 20) MiB besides the document and the page): it ended by signal \(signal)")
+        case .exited(let status):
+            return .unavailable("the PDF renderer \(rendering.executable.path) exited with status \(status) without an answer")
         }
-        return .unprocessable("the PDF page could not be drawn within the renderer's memory (\(memory)): "
-            + "it ended by signal \(signal)")
     }
 }
 
