@@ -21,14 +21,16 @@ public final class ImageProxyServer: Sendable {
     /// With `metrics`, requests are counted and timed by ``RequestMetricsMiddleware`` and the registry is
     /// served in Prometheus' text format at `GET /metrics` on its own listener (bootstrap swift-metrics with a
     /// `PrometheusMetricsFactory` over the same registry before making the proxy, so the pipeline's metrics
-    /// land there too). With `operatorPage` too, that listener also serves the ``OperatorPage`` at `/`.
+    /// land there too). With `operatorPage` too, that listener also serves the ``OperatorPage`` at `/`. Its port
+    /// may be 0 too: `onMetricsListening` gets the host and the real port once it accepts connections.
     ///
     /// `services` run beside the server and stop after it (a span exporter then sends the last spans).
     public init(proxy: ImageProxy, host: String, port: Int, drainTimeout: Duration = .seconds(20),
                 idleTimeout: Duration = .seconds(30), signals: [UnixSignal] = [.sigterm, .sigint],
                 metrics: (registry: PrometheusCollectorRegistry, host: String, port: Int)? = nil,
                 operatorPage: OperatorPage? = nil, services: [any Service] = [],
-                onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in }) {
+                onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in },
+                onMetricsListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in }) {
         self.proxy = proxy
         let listener = ImageListener(host: host, port: port)
         let router = Router(context: ImageProxyRequestContext.self)
@@ -56,7 +58,9 @@ public final class ImageProxyServer: Sendable {
                 return OperatorRoutes(proxy: proxy, page: page, history: history, image: listener)
             }
             services.append(.init(service: MetricsEndpoint.application(registry: metrics.registry, host: metrics.host,
-                                                                       port: metrics.port, operatorRoutes: routes)))
+                                                                       port: metrics.port, operatorRoutes: routes) { real in
+                onMetricsListening(metrics.host, real)
+            }))
         }
         var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: signals,
                                                       logger: application.logger)

@@ -6,8 +6,10 @@ import ServiceLifecycle
 /// (``OperatorRoutes``) when there is one, apart from the image routes so it can be bound to an address only
 /// the scraper and the operators reach.
 enum MetricsEndpoint {
+    /// `onListening` gets the real port once it accepts connections (port 0 picks one).
     static func application(registry: PrometheusCollectorRegistry, host: String, port: Int,
-                            operatorRoutes: OperatorRoutes? = nil) -> some Service {
+                            operatorRoutes: OperatorRoutes? = nil,
+                            onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some Service {
         let router = Router()
         operatorRoutes?.add(to: router)
         router.get("/metrics") { _, _ in
@@ -15,7 +17,8 @@ enum MetricsEndpoint {
                      body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         }
         var application = Application(router: router, server: .http1RequiringHost(),
-                                      configuration: ApplicationConfiguration(address: .hostname(host, port: port)))
+                                      configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
+                                      onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) })
         application.logger.logLevel = .warning
         return application
     }

@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import RedisTestSupport
 import TestSupport
 @testable import WebImageServer
 
@@ -24,16 +23,9 @@ final class OperatorScene: Sendable {
     static func with(_ configuration: ImageProxyConfiguration = ProxyHarness.configuration(),
                      page: OperatorPage = OperatorPage(sampleInterval: .milliseconds(50)),
                      _ body: (OperatorScene) async throws -> Void) async throws {
-        let metricsPort = try RedisServerProcess.freePort()
-        let harness = try await ProxyHarness.start(configuration, operatorPage: (page, metricsPort))
-        let scene = OperatorScene(harness: harness, metricsPort: metricsPort)
+        let harness = try await ProxyHarness.start(configuration, operatorPage: page)
+        let scene = OperatorScene(harness: harness, metricsPort: harness.metricsPort ?? 0)
         do {
-            // The metrics listener starts beside the image listener.
-            var up = false
-            for _ in 0..<300 where !up {
-                up = (try? await scene.metrics("/metrics").status) == 200
-                if !up { try await Task.sleep(for: .milliseconds(100)) }
-            }
             try await body(scene)
         } catch {
             await harness.stop()

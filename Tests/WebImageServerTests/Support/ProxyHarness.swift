@@ -16,17 +16,20 @@ final class ProxyHarness: Sendable {
     let proxy: ImageProxy
     let server: ImageProxyServer
     let port: Int
+    /// The metrics listener's port, when the harness has an operator page.
+    let metricsPort: Int?
     let client: HTTPClient
     private let running: Task<Void, any Error>
     private let ownsOrigin: Bool
 
     private init(origin: TestHTTPServer, ownsOrigin: Bool, proxy: ImageProxy, server: ImageProxyServer, port: Int,
-                 running: Task<Void, any Error>) {
+                 metricsPort: Int?, running: Task<Void, any Error>) {
         self.origin = origin
         self.ownsOrigin = ownsOrigin
         self.proxy = proxy
         self.server = server
         self.port = port
+        self.metricsPort = metricsPort
         self.running = running
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
@@ -67,23 +70,35 @@ final class ProxyHarness: Sendable {
     }
 
     /// A started harness; with `origin` (shared by several harnesses) it leaves that origin running on stop. With
-    /// `operatorPage`, a metrics listener on `metricsPort` serves it too.
+    /// `operatorPage`, a metrics listener on a free port serves it too. Returns once every listener accepts
+    /// connections (a port chosen beforehand could be taken by another test's listener in between).
     static func start(_ configuration: ImageProxyConfiguration,
                       resolver: any HostResolving = SystemHostResolver(),
                       origin shared: TestHTTPServer? = nil,
-                      operatorPage: (page: OperatorPage, metricsPort: Int)? = nil) async throws -> ProxyHarness {
+                      operatorPage: OperatorPage? = nil) async throws -> ProxyHarness {
         let origin: TestHTTPServer
         if let shared { origin = shared } else { origin = try await TestHTTPServer.start() }
         let proxy = ImageProxy(configuration: configuration, resolver: resolver)
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let (ports, imagePort) = AsyncStream<Int>.makeStream()
+        let (metricsPorts, metricsPort) = AsyncStream<Int>.makeStream()
         let server = ImageProxyServer(proxy: proxy, host: "127.0.0.1", port: 0, drainTimeout: .seconds(10), signals: [],
-                                      metrics: operatorPage.map { (PrometheusCollectorRegistry(), "127.0.0.1", $0.metricsPort) },
-                                      operatorPage: operatorPage?.page) { _, port in continuation.yield(port) }
-        let running = Task { try await server.run() }
+                                      metrics: operatorPage.map { _ in (PrometheusCollectorRegistry(), "127.0.0.1", 0) },
+                                      operatorPage: operatorPage, onListening: { _, port in imagePort.yield(port) },
+                                      onMetricsListening: { _, port in metricsPort.yield(port) })
+        let running = Task {
+            defer { imagePort.finish(); metricsPort.finish() }
+            try await server.run()
+        }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
+        guard let port = await iterator.next() else { try await running.value; throw CancellationError() }
+        var metrics: Int?
+        if operatorPage != nil {
+            var metricsIterator = metricsPorts.makeAsyncIterator()
+            guard let port = await metricsIterator.next() else { try await running.value; throw CancellationError() }
+            metrics = port
+        }
         return ProxyHarness(origin: origin, ownsOrigin: shared == nil, proxy: proxy, server: server, port: port,
-                            running: running)
+                            metricsPort: metrics, running: running)
     }
 
     func stop() async {
