@@ -68,7 +68,8 @@ let package = Package(
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng's full and progressive readers report errors by longjmp, which Swift cannot catch.
         .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16")]),
-        // sched_getcpu, which glibc declares only under _GNU_SOURCE (the memory cache's per-CPU reader slots).
+        // What glibc declares only under _GNU_SOURCE: sched_getcpu (the memory cache's per-CPU reader slots), and
+        // posix_spawn's close-from and chdir actions (child processes, started without Foundation's Process).
         .target(name: "CSystemShim"),
         // The colour conversion's per-pixel loop for matrix-shaper profiles.
         .target(name: "CColorShim"),
@@ -156,7 +157,7 @@ let package = Package(
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio")]),
         // Test helpers shared by test targets and benchmarks: re-exports the loopback server; a recording log handler.
-        .target(name: "TestSupport", dependencies: ["LoopbackServer", "CLCMS2", .product(name: "Logging", package: "swift-log")],
+        .target(name: "TestSupport", dependencies: ["LoopbackServer", "CLCMS2", "CSystemShim", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/Support"),
         // A real redis-server started on a free loopback port, and fake servers that answer junk or nothing:
         // the Redis tests', the proxy's shared-tier tests' and the benchmarks'.

@@ -9,9 +9,9 @@ import WebImageRedis
 public final class RedisServerProcess: Sendable {
     public let port: Int
     public let password: String?
-    private let process: Process
+    private let process: SpawnedProcess
 
-    private init(port: Int, password: String?, process: Process) {
+    private init(port: Int, password: String?, process: SpawnedProcess) {
         self.port = port
         self.password = password
         self.process = process
@@ -22,14 +22,10 @@ public final class RedisServerProcess: Sendable {
     /// A new server on `port` (default a free one): a port a killed server used starts it again there.
     public static func start(password: String? = nil, port: Int? = nil) async throws -> RedisServerProcess {
         let port = try port ?? freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
-        process.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--protected-mode", "no", "--dir", FileManager.default.temporaryDirectory.path]
-            + (password.map { ["--requirepass", $0] } ?? [])
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.exclusively { try process.run() }
+        let process = try SpawnedProcess(URL(fileURLWithPath: "/usr/bin/redis-server"),
+                                         ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                                          "--protected-mode", "no", "--dir", FileManager.default.temporaryDirectory.path]
+                                             + (password.map { ["--requirepass", $0] } ?? []))
         let server = RedisServerProcess(port: port, password: password, process: process)
         let client = RedisClient(endpoint: server.endpoint, configuration: .init(deadline: .seconds(1), breakerFailureThreshold: 1_000))
         for _ in 0..<200 {
@@ -44,10 +40,9 @@ public final class RedisServerProcess: Sendable {
         throw RedisError.connectionFailed("redis-server did not start on port \(port)")
     }
 
-    /// Kills the server: SIGKILL, because a child can inherit a blocked SIGTERM from the test runner's thread.
+    /// Kills the server (SIGKILL: nothing of it outlives the test).
     public func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         process.waitUntilExit()
     }
 

@@ -14,11 +14,11 @@ public final class MotoServer: Sendable {
     public let port: Int
     public let accessKeyID: String
     public let secretAccessKey: String
-    private let process: Process
+    private let process: SpawnedProcess
 
     public var endpoint: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    private init(port: Int, accessKeyID: String, secretAccessKey: String, process: Process) {
+    private init(port: Int, accessKeyID: String, secretAccessKey: String, process: SpawnedProcess) {
         self.port = port
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
@@ -33,14 +33,10 @@ public final class MotoServer: Sendable {
     /// A server holding `objects` (key → bytes) in `bucket`, and a key that may read them.
     public static func start(bucket: String, objects: [String: Data]) async throws -> MotoServer {
         let port = try RedisServerProcess.freePort()
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["-H", "127.0.0.1", "-p", "\(port)"]
         // Unsigned: the user, its policy, its key, the bucket, each object.
-        process.environment = ["INITIAL_NO_AUTH_ACTION_COUNT": "\(4 + objects.count)", "PATH": "/usr/bin:/bin"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.exclusively { try process.run() }
+        let process = try SpawnedProcess(executable, ["-H", "127.0.0.1", "-p", "\(port)"],
+                                         environment: ["INITIAL_NO_AUTH_ACTION_COUNT": "\(4 + objects.count)",
+                                                       "PATH": "/usr/bin:/bin"])
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
             defer { Task { try? await client.shutdown() } }
@@ -59,7 +55,7 @@ public final class MotoServer: Sendable {
             return MotoServer(port: port, accessKeyID: try element("AccessKeyId", in: created),
                               secretAccessKey: try element("SecretAccessKey", in: created), process: process)
         } catch {
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             process.waitUntilExit()
             throw error
         }
@@ -90,8 +86,7 @@ public final class MotoServer: Sendable {
 
     /// Kills the server: SIGKILL, because a child can inherit a blocked SIGTERM from the test runner's thread.
     public func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         process.waitUntilExit()
     }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A child process run to its end, with what it printed: the CLI tests' `webimage` runs, and the children whose
 /// subject could trap (a trap must fail the test, not end the test runner).
@@ -28,27 +31,17 @@ public struct ChildProcess: Sendable {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = scratch.appendingPathComponent("stdout"), err = scratch.appendingPathComponent("stderr")
-        try Data().write(to: out)
-        try Data().write(to: err)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        if let environment { process.environment = environment }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        let (exit, exited) = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in exited.finish() }
-        try ProcessLaunch.exclusively { try process.run() }
+        let process = try SpawnedProcess(executable, arguments, environment: environment, directory: directory,
+                                         stdout: .file(out), stderr: .file(err))
         let watchdog = Task {
             guard (try? await Task.sleep(for: .seconds(timeout))) != nil else { return false }
-            process.terminate()
+            process.signal(SIGKILL)
             return true
         }
-        for await _ in exit {}
+        await process.exited()
         watchdog.cancel()
         if await watchdog.value { throw TimedOut(command: [executable.path] + arguments) }
-        return ChildProcess(status: process.terminationStatus, exitedNormally: process.terminationReason == .exit,
+        return ChildProcess(status: process.terminationStatus, exitedNormally: process.exitedNormally,
                             stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
                             stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }

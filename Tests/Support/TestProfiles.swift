@@ -30,13 +30,8 @@ public enum TestProfiles {
             try? FileManager.default.removeItem(at: output)
             try? FileManager.default.removeItem(at: png)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/djxl")
-        process.arguments = [TestCorpus.path("jxl/cmyk_layers.jxl"), png.path,
-                             "--icc_out=\(output.path)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.exclusively { try process.run() }
+        let process = try SpawnedProcess(URL(fileURLWithPath: "/usr/bin/djxl"),
+                                         [TestCorpus.path("jxl/cmyk_layers.jxl"), png.path, "--icc_out=\(output.path)"])
         process.waitUntilExit()
         return [UInt8](try Data(contentsOf: output))
     }

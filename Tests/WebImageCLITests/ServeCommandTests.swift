@@ -93,17 +93,12 @@ import WebImage
 
     @Test func servesUntilSIGTERM() async throws {
         let dir = try TemporaryDirectory()
-        let process = Process()
-        process.executableURL = try CLIRunner.executable()
-        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--cache-dir", dir.path("cache")]
-        let out = ProcessLaunch.exclusively { Pipe() }
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        let (exit, exited) = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in exited.finish() }
-        try ProcessLaunch.exclusively { try process.run() }
-        defer { if process.isRunning { process.terminate() } }
-        let (line, extra) = await Self.firstLine(of: out.fileHandleForReading)
+        let process = try SpawnedProcess(try CLIRunner.executable(),
+                                         ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--cache-dir", dir.path("cache")],
+                                         stdout: .pipe)
+        defer { process.terminate() }
+        let out = try #require(process.standardOutput)
+        let (line, extra) = await Self.firstLine(of: out)
         #expect(line.hasPrefix("listening on http://127.0.0.1:"))
         let port = try #require(Int(line.split(separator: ":").last ?? ""))
         #expect(port > 0)
@@ -112,9 +107,9 @@ import WebImage
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self) == "ok\n")
         process.terminate()
-        for await _ in exit {}
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
-        let rest = out.fileHandleForReading.readDataToEndOfFile()
+        await process.exited()
+        #expect(process.termination == .exited(0))
+        let rest = out.readDataToEndOfFile()
         #expect(extra.isEmpty && rest.isEmpty)
     }
 
@@ -131,16 +126,13 @@ import WebImage
                                                    as: .jpeg, options: ImageEncodeOptions())
         origin.route("/a.jpg", TestResponse(headers: [("Content-Type", "image/jpeg")], body: jpeg))
         let metricsPort = try Self.freePort()
-        let process = Process()
-        process.executableURL = try CLIRunner.executable()
-        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
-                             "--cache-dir", dir.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)"]
-        let (out, err) = ProcessLaunch.exclusively { (Pipe(), Pipe()) }
-        process.standardOutput = out
-        process.standardError = err
-        try ProcessLaunch.exclusively { try process.run() }
-        defer { if process.isRunning { process.terminate() } }
-        let (line, _) = await Self.firstLine(of: out.fileHandleForReading)
+        let err = dir.url.appendingPathComponent("stderr")
+        let process = try SpawnedProcess(try CLIRunner.executable(),
+                                         ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
+                                          "--cache-dir", dir.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)"],
+                                         stdout: .pipe, stderr: .file(err))
+        defer { process.terminate() }
+        let (line, _) = await Self.firstLine(of: try #require(process.standardOutput))
         let port = try #require(Int(line.split(separator: ":").last ?? ""))
         let health = try #require(URL(string: "http://127.0.0.1:\(port)/health"))
         _ = try await URLSession.shared.data(from: health)
@@ -170,9 +162,9 @@ import WebImage
             #expect(text.contains("swiftwebimage_serve_stage_duration_seconds_count{stage=\"\(stage)\"} 1\n"), "\(stage)")
         }
         process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let access = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        await process.exited()
+        #expect(process.termination == .exited(0))
+        let access = String(decoding: try Data(contentsOf: err), as: UTF8.self)
             .split(separator: "\n").filter { $0.contains("SwiftWebImage.serve.access") }
         #expect(access.count == 2)
         #expect(access.first?.contains("path=/health") == true && access.first?.contains("status=200") == true)

@@ -11,17 +11,14 @@ import TestSupport
 @Suite struct ServeLogFormatTests {
     @Test func everyLineIsOneJSONObject() async throws {
         let dir = try TemporaryDirectory()
-        let process = Process()
-        process.executableURL = try CLIRunner.executable()
-        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--cache-dir", dir.path("cache"),
-                             "--log-level", "info"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["IMGPROXY_LOG_FORMAT": "json"]) { $1 }
-        let (out, err) = ProcessLaunch.exclusively { (Pipe(), Pipe()) }
-        process.standardOutput = out
-        process.standardError = err
-        try ProcessLaunch.exclusively { try process.run() }
-        defer { if process.isRunning { process.terminate() } }
-        let (line, _) = await ServeCommandTests.firstLine(of: out.fileHandleForReading)
+        let err = dir.url.appendingPathComponent("stderr")
+        let process = try SpawnedProcess(try CLIRunner.executable(),
+                                         ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned",
+                                          "--cache-dir", dir.path("cache"), "--log-level", "info"],
+                                         environment: ProcessInfo.processInfo.environment.merging(["IMGPROXY_LOG_FORMAT": "json"]) { $1 },
+                                         stdout: .pipe, stderr: .file(err))
+        defer { process.terminate() }
+        let (line, _) = await ServeCommandTests.firstLine(of: try #require(process.standardOutput))
         let port = try #require(Int(line.split(separator: ":").last ?? ""))
         // A refused source (loopback) whose URL holds an encoded line break and a forged entry.
         let forged = "http%3A%2F%2F127.0.0.1%3A1%2Fa%0AFORGED-LOG-LINE%20level%3Dcritical.png"
@@ -30,9 +27,9 @@ import TestSupport
             _ = try await URLSession.shared.data(from: url)
         }
         process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let lines = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        await process.exited()
+        #expect(process.termination == .exited(0))
+        let lines = String(decoding: try Data(contentsOf: err), as: UTF8.self)
             .split(separator: "\n", omittingEmptySubsequences: true)
         #expect(lines.count >= 2)
         var accessPaths: [String] = []

@@ -22,20 +22,16 @@ import WebImage
         origin.route("/mark.png", TestResponse(headers: [("Content-Type", "image/png")], body: try Self.png(4, 4, [255, 0, 0, 255])))
         origin.route("/fallback.png", TestResponse(headers: [("Content-Type", "image/png")], body: try Self.png(8, 6, [0, 0, 255, 255])))
         origin.route("/white.png", TestResponse(headers: [("Content-Type", "image/png")], body: try Self.png(40, 30, [255, 255, 255, 255])))
-        let process = Process()
-        process.executableURL = try CLIRunner.executable()
-        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
-                             "--cache-dir", dir.path("cache"), "--no-access-log"]
-        process.environment = ProcessInfo.processInfo.environment.merging([
+        let environment = ProcessInfo.processInfo.environment.merging([
             "IMGPROXY_WATERMARK_URL": origin.url("/mark.png").absoluteString,
             "IMGPROXY_FALLBACK_IMAGE_URL": origin.url("/fallback.png").absoluteString,
         ]) { $1 }
-        let out = ProcessLaunch.exclusively { Pipe() }
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.exclusively { try process.run() }
-        defer { if process.isRunning { process.terminate() } }
-        let (line, _) = await ServeCommandTests.firstLine(of: out.fileHandleForReading)
+        let process = try SpawnedProcess(try CLIRunner.executable(),
+                                         ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
+                                          "--cache-dir", dir.path("cache"), "--no-access-log"],
+                                         environment: environment, stdout: .pipe)
+        defer { process.terminate() }
+        let (line, _) = await ServeCommandTests.firstLine(of: try #require(process.standardOutput))
         let port = try #require(Int(line.split(separator: ":").last ?? ""))
         func get(_ options: String, _ path: String) async throws -> (Int, Data) {
             let source = origin.url(path).absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
@@ -56,8 +52,8 @@ import WebImage
         let fallback = try CodersManager.shared.decode(fallbackBody, options: ImageDecodeOptions())
         #expect(fallback.pixelSize == PixelSize(width: 8, height: 6))
         process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        await process.exited()
+        #expect(process.termination == .exited(0))
     }
 
     @Test func aURLThatGivesNoImageStopsTheStartUp() async throws {

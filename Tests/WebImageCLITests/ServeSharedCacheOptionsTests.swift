@@ -59,17 +59,13 @@ import WebImageRedis
                                             body: try CodersManager.shared.encode(Image(pixels: pixels), as: .jpeg,
                                                                                   options: ImageEncodeOptions())))
         let metricsPort = try ServeCommandTests.freePort(), deadPort = try ServeCommandTests.freePort()
-        let process = Process()
-        process.executableURL = try CLIRunner.executable()
-        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
-                             "--cache-dir", dir.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)",
-                             "--shared-cache", "redis://127.0.0.1:\(deadPort)"]
-        let out = ProcessLaunch.exclusively { Pipe() }
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.exclusively { try process.run() }
-        defer { if process.isRunning { process.terminate() } }
-        let (line, _) = await ServeCommandTests.firstLine(of: out.fileHandleForReading)
+        let process = try SpawnedProcess(try CLIRunner.executable(),
+                                         ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
+                                          "--cache-dir", dir.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)",
+                                          "--shared-cache", "redis://127.0.0.1:\(deadPort)"],
+                                         stdout: .pipe)
+        defer { process.terminate() }
+        let (line, _) = await ServeCommandTests.firstLine(of: try #require(process.standardOutput))
         let port = try #require(Int(line.split(separator: ":").last ?? ""))
         let source = origin.url("/a.jpg").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let image = try #require(URL(string: "http://127.0.0.1:\(port)/_/w:4/plain/\(source)"))
@@ -89,8 +85,8 @@ import WebImageRedis
             text.contains("swiftwebimage_shared_cache_errors_total{kind=\"result\",reason=\"\(reason)\"} 1")
         })
         process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        await process.exited()
+        #expect(process.termination == .exited(0))
         try await origin.shutdown()
     }
 

@@ -59,13 +59,8 @@ struct CacheCrashTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let output: String = try await onDedicatedThread {
-            let process = Process()
-            process.executableURL = writer
-            process.arguments = ["--full-disk", directory.path]
-            let pipe = ProcessLaunch.exclusively { Pipe() }
-            process.standardOutput = pipe
-            try ProcessLaunch.exclusively { try process.run() }
-            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let process = try SpawnedProcess(writer, ["--full-disk", directory.path], stdout: .pipe)
+            let text = String(decoding: process.standardOutput?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
             process.waitUntilExit()
             return text
         }
@@ -82,13 +77,8 @@ struct CacheCrashTests {
         var generator = SystemRandomNumberGenerator()
         var seen = Observations()
         for round in 0..<20 {
-            let process = Process()
-            process.executableURL = writer
-            process.arguments = [directory.path, String(round + 1)]
-            let output = ProcessLaunch.exclusively { Pipe() }
-            process.standardOutput = output
-            try ProcessLaunch.exclusively { try process.run() }
-            _ = output.fileHandleForReading.readData(ofLength: 8)
+            let process = try SpawnedProcess(writer, [directory.path, String(round + 1)], stdout: .pipe)
+            _ = process.standardOutput?.readData(ofLength: 8)
             // Read (as a second process would) while the writer runs, until a random moment to kill it.
             let deadline = Date().addingTimeInterval(Double.random(in: 0.005...0.12, using: &generator))
             let reader = DiskCache(directory: directory.url)
@@ -101,9 +91,9 @@ struct CacheCrashTests {
                 }
                 index += 1
             } while Date() < deadline
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             process.waitUntilExit()
-            if process.terminationReason != .uncaughtSignal { seen.notKilledBySignal += 1 }
+            if process.exitedNormally { seen.notKilledBySignal += 1 }
 
             let disk = DiskCache(directory: directory.url)
             for index in 0..<40 {

@@ -32,14 +32,13 @@ enum MeasuredRun {
     /// signal 9) after `timeout` seconds.
     static func run(_ arguments: [String], input: URL? = nil, timeout: Double = 120) async throws -> Result {
         let launch = try Launch(arguments, input: input, timeout: timeout)
-        for await _ in launch.exit {}
+        await launch.process.exited()
         return try launch.result(arguments)
     }
 
     /// `webimage arguments…` started under `PeakRSS`, writing to files of a scratch directory.
     struct Launch {
-        let process = Process()
-        let exit: AsyncStream<Void>
+        let process: SpawnedProcess
         private let scratch: TemporaryDirectory
         let stdout: URL
 
@@ -47,24 +46,16 @@ enum MeasuredRun {
             scratch = try TemporaryDirectory()
             stdout = scratch.url.appendingPathComponent("stdout")
             let err = scratch.url.appendingPathComponent("stderr")
-            try Data().write(to: stdout)
-            try Data().write(to: err)
-            process.executableURL = try CLIRunner.executable(named: "PeakRSS")
-            process.arguments = [scratch.path("report"), String(MeasuredRun.addressSpaceLimitKB), String(timeout),
-                                 try CLIRunner.executable().path] + arguments
-            if let input { process.standardInput = try FileHandle(forReadingFrom: input) }
-            process.standardOutput = try FileHandle(forWritingTo: stdout)
-            process.standardError = try FileHandle(forWritingTo: err)
-            let (exit, exited) = AsyncStream<Void>.makeStream()
-            self.exit = exit
-            process.terminationHandler = { _ in exited.finish() }
-            try ProcessLaunch.exclusively { try process.run() }
+            process = try SpawnedProcess(try CLIRunner.executable(named: "PeakRSS"),
+                                         [scratch.path("report"), String(MeasuredRun.addressSpaceLimitKB), String(timeout),
+                                          try CLIRunner.executable().path] + arguments,
+                                         stdin: input.map { .file($0) } ?? .null, stdout: .file(stdout), stderr: .file(err))
         }
 
         /// What `PeakRSS` reported, once it has exited.
         func result(_ arguments: [String]) throws -> Result {
             let fields = (try? String(contentsOfFile: scratch.path("report"), encoding: .utf8))?.split(separator: " ") ?? []
-            guard process.terminationStatus == 0, fields.count == 4, let status = Int32(fields[0]),
+            guard process.termination == .exited(0), fields.count == 4, let status = Int32(fields[0]),
                   let signal = Int32(fields[1]), let peakKB = Double(fields[2]),
                   let seconds = Double(fields[3].trimmingCharacters(in: .whitespacesAndNewlines)) else {
                 throw Failure(description: "PeakRSS failed (status \(process.terminationStatus)) for \(arguments)")

@@ -9,14 +9,14 @@ extension MeasuredRun {
                         _ body: (Int) async throws -> Void) async throws -> Result {
         let launch = try Launch(["serve", "--bind", "127.0.0.1:0"] + arguments, timeout: timeout)
         let process = launch.process
-        defer { if process.isRunning { process.terminate() } }
+        defer { process.terminate() }
         let port = try await listeningPort(in: launch.stdout)
         try await body(port)
         // PeakRSS forked the server: signal that child, whose exit ends PeakRSS.
-        let pid = process.processIdentifier
+        let pid = process.pid
         let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
         for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGTERM) }
-        for await _ in launch.exit {}
+        await process.exited()
         return try launch.result(["serve"] + arguments)
     }
 

@@ -5,12 +5,12 @@ import TestSupport
 /// loopback ports, with a metrics listener and `environment` added to the test's; its stderr goes to a file.
 final class ServeProcess: @unchecked Sendable {
     // Used by one test at a time.
-    let process: Process
+    let process: SpawnedProcess
     let port: Int
     let metricsPort: Int
     private let directory: TemporaryDirectory
 
-    private init(process: Process, port: Int, metricsPort: Int, directory: TemporaryDirectory) {
+    private init(process: SpawnedProcess, port: Int, metricsPort: Int, directory: TemporaryDirectory) {
         self.process = process
         self.port = port
         self.metricsPort = metricsPort
@@ -21,18 +21,13 @@ final class ServeProcess: @unchecked Sendable {
                       unsigned: Bool = true) async throws -> ServeProcess {
         let directory = try TemporaryDirectory()
         let metricsPort = try ServeCommandTests.freePort()
-        let process = Process()
-        process.executableURL = try CLIRunner.executable()
-        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--allow-private-sources",
-                             "--cache-dir", directory.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)"]
-            + (unsigned ? ["--allow-unsigned"] : []) + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let out = ProcessLaunch.exclusively { Pipe() }
-        try Data().write(to: directory.url.appendingPathComponent("stderr"))
-        process.standardOutput = out
-        process.standardError = try FileHandle(forWritingTo: directory.url.appendingPathComponent("stderr"))
-        try ProcessLaunch.exclusively { try process.run() }
-        let (line, _) = await ServeCommandTests.firstLine(of: out.fileHandleForReading)
+        let process = try SpawnedProcess(try CLIRunner.executable(),
+                                         ["serve", "--bind", "127.0.0.1:0", "--allow-private-sources",
+                                          "--cache-dir", directory.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)"]
+                                             + (unsigned ? ["--allow-unsigned"] : []) + arguments,
+                                         environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+                                         stdout: .pipe, stderr: .file(directory.url.appendingPathComponent("stderr")))
+        let (line, _) = await ServeCommandTests.firstLine(of: process.standardOutput ?? FileHandle.nullDevice)
         guard let port = Int(line.split(separator: ":").last ?? "") else {
             process.terminate()
             throw RawSocket.Failure(description: "serve printed '\(line)'")
@@ -54,10 +49,8 @@ final class ServeProcess: @unchecked Sendable {
 
     /// Stops it with SIGTERM; its exit status.
     func stop() -> Int32 {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process.terminate()
+        process.waitUntilExit()
         return process.terminationStatus
     }
 

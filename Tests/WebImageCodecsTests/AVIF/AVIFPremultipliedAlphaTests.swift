@@ -25,14 +25,10 @@ import WebImage
         defer { try? FileManager.default.removeItem(at: dir) }
         let png = dir.appendingPathComponent("in.png"), avif = dir.appendingPathComponent("out.avif")
         try PNGCoder().encode(Image(pixels: Self.pixels), as: .png, options: .init()).write(to: png)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/avifenc")
-        process.arguments = ["--lossless", "--premultiply", png.path, avif.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.exclusively { try process.run() }
+        let process = try SpawnedProcess(URL(fileURLWithPath: "/usr/bin/avifenc"),
+                                         ["--lossless", "--premultiply", png.path, avif.path])
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(process.termination == .exited(0))
 
         let decoded = try AVIFCoder().decode(try Data(contentsOf: avif), options: .init())
         #expect(decoded.hasAlpha)

@@ -145,14 +145,10 @@ import WebImage
             inputs.append(url.path)
         }
         let output = dir.appendingPathComponent("out.avif")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/avifenc")
-        process.arguments = ["--lossless", "--cicp", "12/13/0"] + inputs + [output.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.exclusively { try process.run() }
+        let process = try SpawnedProcess(URL(fileURLWithPath: "/usr/bin/avifenc"),
+                                         ["--lossless", "--cicp", "12/13/0"] + inputs + [output.path])
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(process.termination == .exited(0))
         let decoder = try #require(try CodersManager.shared.animatedDecoder(for: try Data(contentsOf: output),
                                                                           options: .init()))
         #expect(decoder.frameCount == 2)

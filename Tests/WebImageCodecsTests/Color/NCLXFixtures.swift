@@ -21,15 +21,11 @@ enum NCLXFixtures {
         let png = directory.appendingPathComponent("in.png"), avif = directory.appendingPathComponent("out.avif")
         try PNGCoder().encode(Image(frames: [ImageFrame(pixels: pixels)], iccProfile: iccProfile), as: .png,
                               options: .init()).write(to: png)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/avifenc")
-        process.arguments = ["--lossless", "--cicp", "\(primaries)/\(transfer)/0", "--depth", "\(depth)", png.path,
-                             avif.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.exclusively { try process.run() }
+        let process = try SpawnedProcess(URL(fileURLWithPath: "/usr/bin/avifenc"),
+                                         ["--lossless", "--cicp", "\(primaries)/\(transfer)/0", "--depth", "\(depth)",
+                                          png.path, avif.path])
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard process.termination == .exited(0) else {
             throw ToolFailure(tool: "avifenc", status: process.terminationStatus)
         }
         return try Data(contentsOf: avif)

@@ -39,12 +39,7 @@ enum JXLTestSupport {
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("djxl-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/djxl")
-        process.arguments = [file.path, output.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.exclusively { try process.run() }
+        let process = try SpawnedProcess(URL(fileURLWithPath: "/usr/bin/djxl"), [file.path, output.path])
         process.waitUntilExit()
         return try Data(contentsOf: output)
     }

@@ -67,14 +67,9 @@ enum ReferenceDecoder {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.png")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments + [output.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.exclusively { try process.run() }
+        let process = try SpawnedProcess(URL(fileURLWithPath: tool), arguments + [output.path])
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard process.termination == .exited(0) else {
             throw ReferenceDecoderFailure(tool: tool, status: process.terminationStatus)
         }
         return try PNGCoder().decode(try Data(contentsOf: output), options: .init()).pixels

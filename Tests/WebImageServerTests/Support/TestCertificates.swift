@@ -40,19 +40,13 @@ struct TestCertificates {
     }
 
     private static func openssl(_ arguments: [String], in directory: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let output = ProcessLaunch.exclusively { Pipe() }
-        process.standardOutput = output
-        process.standardError = output
-        try ProcessLaunch.exclusively { try process.run() }
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let printed = directory.appendingPathComponent("openssl-stderr")
+        let process = try SpawnedProcess(URL(fileURLWithPath: "/usr/bin/openssl"), arguments, directory: directory,
+                                         stderr: .file(printed))
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard process.termination == .exited(0) else {
             throw Failure(description: "openssl \(arguments.joined(separator: " ")): "
-                          + String(decoding: printed, as: UTF8.self))
+                          + ((try? String(contentsOf: printed, encoding: .utf8)) ?? ""))
         }
     }
 }

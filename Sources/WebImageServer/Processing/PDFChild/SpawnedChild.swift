@@ -5,9 +5,8 @@ import Darwin
 #endif
 import CSystemShim
 
-/// A child process started with `posix_spawn` and reaped here. Not Foundation's `Process`: on Linux its `run()`
-/// over-reads `/proc/self/fd` entries and crashes now and then (swift-corelibs-foundation#5472, seen in this
-/// project's CI with Swift 6.3.1), and it leaves descriptors opened meanwhile open in the child.
+/// A child process started with `posix_spawn` (`webimage_spawn`: not Foundation's `Process`, which crashes now and
+/// then on Linux) and reaped here.
 ///
 /// The child gets `stdin` and `stdout` as its standard input and output, `/dev/null` as its standard error and
 /// (on Linux) no other descriptor, its own process group (so killing the group ends anything it starts), an empty signal
@@ -25,29 +24,10 @@ final class SpawnedChild {
 
     /// Starts `executable` with `arguments`, named `name` (its `argv[0]`, what `ps` shows).
     init(_ executable: String, name: String, _ arguments: [String], stdin: Int32, stdout: Int32) throws(SpawnFailure) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        webimage_spawn_close_from(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), defaulted = sigset_t()
-        sigemptyset(&noSignals)
-        sigemptyset(&defaulted)
-        sigaddset(&defaulted, SIGPIPE)
-        sigaddset(&defaulted, SIGXCPU)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaulted)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([name] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let code = webimage_spawn(&pid, executable, argv, nil, nil, stdin, stdout, -1, 1)
         guard code == 0 else { throw SpawnFailure(code: code) }
         self.pid = pid
     }

@@ -1,0 +1,148 @@
+import CSystemShim
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child of the test process, started with `webimage_spawn` rather than Foundation's `Process`: on Linux
+/// `Process.run` over-reads `/proc/self/fd` entries and crashes the whole test run now and then
+/// (swift-corelibs-foundation#5472, Swift 6.3.1), and it leaves descriptors another test opens meanwhile open in
+/// the child. This child has only its three standard descriptors.
+///
+/// A thread waits for it to end, so `exited()` suspends without holding one of the cooperative pool's threads.
+public final class SpawnedProcess: Sendable {
+    /// Where a standard stream of the child goes.
+    public enum Stream: Sendable {
+        /// `/dev/null`.
+        case null
+        /// A file: read from for standard input; created or truncated, then written, for output.
+        case file(URL)
+        /// A pipe whose other end is ``standardOutput`` (standard output only).
+        case pipe
+    }
+
+    /// How the child ended.
+    public enum Termination: Sendable, Equatable {
+        case exited(Int32)
+        case signaled(Int32)
+    }
+
+    /// The spawn failed: the error number of `posix_spawn` or of opening a stream's file.
+    public struct Failure: Error, CustomStringConvertible {
+        public let code: Int32
+        public let command: String
+        public var description: String { "\(command): \(String(cString: strerror(code)))" }
+    }
+
+    public let pid: Int32
+    /// The read end of the child's standard output, when it is a ``Stream/pipe``.
+    public let standardOutput: FileHandle?
+    private let ended = Mutex<Termination?>(nil)
+    private let reaped = DispatchGroup()
+
+    /// Starts `executable arguments…`, with `environment` (nil: the test process's) in `directory` (nil: the test
+    /// process's).
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                directory: URL? = nil, stdin: Stream = .null, stdout: Stream = .null, stderr: Stream = .null) throws {
+        let command = ([executable.path] + arguments).joined(separator: " ")
+        var opened: [Int32] = []
+        defer { opened.forEach { close($0) } }
+        func descriptor(_ stream: Stream, writing: Bool) throws -> (child: Int32, parent: Int32?) {
+            switch stream {
+            case .null:
+                return (-1, nil)
+            case .file(let url):
+                let fd = writing ? open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                                 : open(url.path, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw Failure(code: errno, command: command) }
+                opened.append(fd)
+                return (fd, nil)
+            case .pipe:
+                var ends: [Int32] = [-1, -1]
+                guard webimage_pipe_cloexec(&ends) == 0 else { throw Failure(code: errno, command: command) }
+                opened.append(ends[1])
+                return (ends[1], ends[0])
+            }
+        }
+        let input = try descriptor(stdin, writing: false)
+        let output = try descriptor(stdout, writing: true)
+        let error = try descriptor(stderr, writing: true)
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer {
+            argv.forEach { free($0) }
+            envp?.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let code = envp.withOptionalPointer { environmentPointer in
+            webimage_spawn(&pid, executable.path, argv, environmentPointer, directory?.path, input.child, output.child,
+                           error.child, 0)
+        }
+        guard code == 0 else {
+            output.parent.map { _ = close($0) }
+            throw Failure(code: code, command: command)
+        }
+        self.pid = pid
+        standardOutput = output.parent.map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
+        reaped.enter()
+        Thread.detachNewThread { [self] in reap() }
+    }
+
+    /// How the child ended; nil while it runs.
+    public var termination: Termination? { ended.withLock { $0 } }
+
+    public var isRunning: Bool { termination == nil }
+
+    /// True once the child has exited; false while it runs or when a signal ended it (a trap, a crash, a kill).
+    public var exitedNormally: Bool {
+        if case .exited = termination { true } else { false }
+    }
+
+    /// The exit status, or the signal that ended the child (as Foundation's `terminationStatus`).
+    public var terminationStatus: Int32 {
+        switch termination {
+        case .exited(let status), .signaled(let status): status
+        case nil: -1
+        }
+    }
+
+    /// Sends `signal` to the child unless it has been reaped (its pid may belong to another process then).
+    public func signal(_ signal: Int32) {
+        ended.withLock { if $0 == nil { _ = kill(pid, signal) } }
+    }
+
+    /// SIGTERM.
+    public func terminate() { signal(SIGTERM) }
+
+    /// Blocks the calling thread until the child has ended: for synchronous tests only.
+    public func waitUntilExit() { reaped.wait() }
+
+    /// Suspends until the child has ended.
+    public func exited() async {
+        await withCheckedContinuation { continuation in
+            reaped.notify(queue: .global()) { continuation.resume() }
+        }
+    }
+
+    /// Waits for the end without reaping, then reaps under the lock `signal` takes: a signal never reaches a pid
+    /// the system may have handed on.
+    private func reap() {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        ended.withLock { termination in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let signal = status & 0x7F
+            termination = signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
+        }
+        reaped.leave()
+    }
+}
+
+private extension Optional where Wrapped == [UnsafeMutablePointer<CChar>?] {
+    func withOptionalPointer<R>(_ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>?) -> R) -> R {
+        guard let self else { return body(nil) }
+        return self.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+}
