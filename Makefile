@@ -6,6 +6,11 @@
 # what the other built.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
+# At most this many tests run at once. Unbounded, every test starts together and a test's awaited step can wait
+# minutes behind the others' queued work on a two-core machine's two pool threads, which turns deadlines into
+# flakes; eight keeps both cores busy (a whole run takes as long) with the queue short.
+TEST_PARALLELISM ?= 8
+
 # Seconds each fuzz target runs in `make fuzz`.
 FUZZ_SECONDS ?= 60
 
@@ -19,7 +24,7 @@ demo: setup
 
 test: setup
 	swift build --build-tests $(SWIFT_FLAGS)
-	swift test $(SWIFT_FLAGS)
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_PARALLELISM) swift test $(SWIFT_FLAGS)
 
 # A package depending on a tagged clone of this checkout by URL and version (run by CI).
 consumer: setup

@@ -58,16 +58,21 @@ struct ServeCommand: AsyncParsableCommand {
         let server = ImageProxyServer(proxy: proxy, host: settings.bind.host, port: settings.bind.port,
                                       drainTimeout: settings.drainTimeout, metrics: metrics,
                                       operatorPage: settings.servesOperatorPage ? settings.operatorPage : nil,
-                                      services: tracing.map { [$0] } ?? []) { host, port in
-            let shown = host.contains(":") ? "[\(host)]" : host
-            FileHandle.standardOutput.write(Data("listening on http://\(shown):\(port)\n".utf8))
-        }
+                                      services: tracing.map { [$0] } ?? [],
+                                      onListening: { Self.announce("listening on", host: $0, port: $1) },
+                                      onMetricsListening: { Self.announce("metrics on", host: $0, port: $1) })
         do {
             try await server.run()
         } catch {
             Console.error(CLIFailure(subject: "serve", error: error).description)
             throw ExitCode.failure
         }
+    }
+
+    /// One line on standard output once a listener accepts connections, with its real port (port 0 picks one).
+    private static func announce(_ what: String, host: String, port: Int) {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        FileHandle.standardOutput.write(Data("\(what) http://\(shown):\(port)\n".utf8))
     }
 
     /// Flags and environment checked and combined; throws one ``CLIFailure`` for the first bad value.

@@ -98,9 +98,9 @@ import WebImage
                                          stdout: .pipe)
         defer { process.terminate() }
         let out = try #require(process.standardOutput)
-        let (line, extra) = await Self.firstLine(of: out)
-        #expect(line.hasPrefix("listening on http://127.0.0.1:"))
-        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        let announced = try await ServeAnnouncement.read(out)
+        #expect(announced.lines == ["listening on http://127.0.0.1:\(announced.port)"])
+        let port = announced.port
         #expect(port > 0)
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/health"))
         let (body, response) = try await URLSession.shared.data(from: url)
@@ -110,7 +110,7 @@ import WebImage
         await process.exited()
         #expect(process.termination == .exited(0))
         let rest = out.readDataToEndOfFile()
-        #expect(extra.isEmpty && rest.isEmpty)
+        #expect(announced.rest.isEmpty && rest.isEmpty)
     }
 
     /// `--metrics-bind` serves the registry in Prometheus' text format, with the requests Hummingbird counted
@@ -125,15 +125,15 @@ import WebImage
         let jpeg = try CodersManager.shared.encode(Image(pixels: PixelBuffer(width: 40, height: 30) { _ in }),
                                                    as: .jpeg, options: ImageEncodeOptions())
         origin.route("/a.jpg", TestResponse(headers: [("Content-Type", "image/jpeg")], body: jpeg))
-        let metricsPort = try Self.freePort()
         let err = dir.url.appendingPathComponent("stderr")
         let process = try SpawnedProcess(try CLIRunner.executable(),
                                          ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
-                                          "--cache-dir", dir.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)"],
+                                          "--cache-dir", dir.path("cache"), "--metrics-bind", "127.0.0.1:0"],
                                          stdout: .pipe, stderr: .file(err))
         defer { process.terminate() }
-        let (line, _) = await Self.firstLine(of: try #require(process.standardOutput))
-        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        let announced = try await ServeAnnouncement.read(try #require(process.standardOutput), metrics: true)
+        let port = announced.port, metricsPort = try #require(announced.metricsPort)
+        #expect(Set(announced.lines) == ["listening on http://127.0.0.1:\(port)", "metrics on http://127.0.0.1:\(metricsPort)"])
         let health = try #require(URL(string: "http://127.0.0.1:\(port)/health"))
         _ = try await URLSession.shared.data(from: health)
         let source = origin.url("/a.jpg").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
@@ -184,23 +184,5 @@ import WebImage
         }
         guard bound else { throw CocoaError(.fileWriteUnknown) }
         return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// The first line written to `handle` and whatever came after it in the same reads; reads on a dispatch
-    /// thread, not the cooperative pool.
-    static func firstLine(of handle: FileHandle) async -> (String, Data) {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var data = Data()
-                while !data.contains(UInt8(ascii: "\n")) {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    data.append(chunk)
-                }
-                let end = data.firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
-                let rest = end < data.endIndex ? data[data.index(after: end)...] : Data()
-                continuation.resume(returning: (String(decoding: data[..<end], as: UTF8.self), Data(rest)))
-            }
-        }
     }
 }

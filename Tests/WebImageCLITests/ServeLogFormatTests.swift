@@ -18,8 +18,7 @@ import TestSupport
                                          environment: ProcessInfo.processInfo.environment.merging(["IMGPROXY_LOG_FORMAT": "json"]) { $1 },
                                          stdout: .pipe, stderr: .file(err))
         defer { process.terminate() }
-        let (line, _) = await ServeCommandTests.firstLine(of: try #require(process.standardOutput))
-        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        let port = try await ServeAnnouncement.read(try #require(process.standardOutput)).port
         // A refused source (loopback) whose URL holds an encoded line break and a forged entry.
         let forged = "http%3A%2F%2F127.0.0.1%3A1%2Fa%0AFORGED-LOG-LINE%20level%3Dcritical.png"
         for path in ["/health", "/_/w:10/plain/\(forged)"] {

@@ -31,8 +31,7 @@ import WebImage
                                           "--cache-dir", dir.path("cache"), "--no-access-log"],
                                          environment: environment, stdout: .pipe)
         defer { process.terminate() }
-        let (line, _) = await ServeCommandTests.firstLine(of: try #require(process.standardOutput))
-        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        let port = try await ServeAnnouncement.read(try #require(process.standardOutput)).port
         func get(_ options: String, _ path: String) async throws -> (Int, Data) {
             let source = origin.url(path).absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             let url = try #require(URL(string: "http://127.0.0.1:\(port)/_/\(options)/plain/\(source)@png"))

@@ -58,15 +58,15 @@ import WebImageRedis
         origin.route("/a.jpg", TestResponse(headers: [("Content-Type", "image/jpeg")],
                                             body: try CodersManager.shared.encode(Image(pixels: pixels), as: .jpeg,
                                                                                   options: ImageEncodeOptions())))
-        let metricsPort = try ServeCommandTests.freePort(), deadPort = try ServeCommandTests.freePort()
+        let deadPort = try ServeCommandTests.freePort()
         let process = try SpawnedProcess(try CLIRunner.executable(),
                                          ["serve", "--bind", "127.0.0.1:0", "--allow-unsigned", "--allow-private-sources",
-                                          "--cache-dir", dir.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)",
+                                          "--cache-dir", dir.path("cache"), "--metrics-bind", "127.0.0.1:0",
                                           "--shared-cache", "redis://127.0.0.1:\(deadPort)"],
                                          stdout: .pipe)
         defer { process.terminate() }
-        let (line, _) = await ServeCommandTests.firstLine(of: try #require(process.standardOutput))
-        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        let announced = try await ServeAnnouncement.read(try #require(process.standardOutput), metrics: true)
+        let port = announced.port, metricsPort = try #require(announced.metricsPort)
         let source = origin.url("/a.jpg").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let image = try #require(URL(string: "http://127.0.0.1:\(port)/_/w:4/plain/\(source)"))
         let (_, answer) = try await URLSession.shared.data(from: image)

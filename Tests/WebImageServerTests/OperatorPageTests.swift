@@ -67,17 +67,19 @@ import WebImage
 
             let slowest = try #require(try await scene.stats()["slowest"] as? [[String: Any]])
             #expect(slowest.count == 2)
-            let first = try #require(slowest.first)
+            // Slowest first. (Which one that is, the clock decides: on a loaded machine the small image can take
+            // longer than the 700 ms origin.)
+            let totals = slowest.map { $0["totalMilliseconds"] as? Double ?? -1 }
+            #expect(totals == totals.sorted(by: >))
             // The signature is never shown.
             let shown = "/***" + slow.dropFirst().drop { $0 != "/" }
-            #expect(first["path"] as? String == shown)
-            #expect(first["status"] as? Int == 200 && first["cache"] as? String == "miss")
-            let total = try #require(first["totalMilliseconds"] as? Double)
-            let stages = try #require(first["stages"] as? [String: Double])
+            let entry = try #require(slowest.first { $0["path"] as? String == shown })
+            #expect(entry["status"] as? Int == 200 && entry["cache"] as? String == "miss")
+            let total = try #require(entry["totalMilliseconds"] as? Double)
+            let stages = try #require(entry["stages"] as? [String: Double])
             #expect(Set(stages.keys) == ["check", "cache", "queue", "download", "decode", "process", "encode"])
             #expect(try #require(stages["download"]) >= 690)
             #expect(total >= stages.values.reduce(0, +) - 1)
-            #expect((slowest[1]["totalMilliseconds"] as? Double ?? .infinity) < total)
         }
     }
 

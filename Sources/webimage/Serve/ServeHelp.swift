@@ -12,8 +12,9 @@ enum ServeHelp {
                 + option.variables.joined(separator: ", "))).joined(separator: "\n")
         }
         return """
-            Prints one line, 'listening on http://HOST:PORT', once it accepts connections; logs (and one access \
-            line per request) go to stderr.
+            Prints one line, 'listening on http://HOST:PORT', once it accepts connections (and with --metrics-bind \
+            a second, 'metrics on http://HOST:PORT', in either order); logs (and one access line per request) go \
+            to stderr.
 
             Every option can also be set by its environment variable (a flag wins; the first variable listed wins \
             over the next; a list takes comma-separated values; a switch takes 1 or 0). imgproxy's IMGPROXY_* \

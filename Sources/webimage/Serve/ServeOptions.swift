@@ -18,7 +18,7 @@ enum ServeOptions {
         },
         ServeOption(name: "metrics-bind", variables: ["WEBIMAGE_METRICS_BIND", "IMGPROXY_PROMETHEUS_BIND"],
                     kind: .value("HOST:PORT"),
-                    help: "Serve Prometheus metrics at http://HOST:PORT/metrics, and the operator page at /. Default: none.",
+                    help: "Serve Prometheus metrics at http://HOST:PORT/metrics, and the operator page at / (port 0 picks one). Default: none.",
                     field: "metricsBind") { settings, given in
             settings.metricsBind = try ServeAddress(given.text, origin: given.origin)
         },

@@ -20,21 +20,21 @@ final class ServeProcess: @unchecked Sendable {
     static func start(_ arguments: [String], environment: [String: String] = [:],
                       unsigned: Bool = true) async throws -> ServeProcess {
         let directory = try TemporaryDirectory()
-        let metricsPort = try ServeCommandTests.freePort()
         let process = try SpawnedProcess(try CLIRunner.executable(),
                                          ["serve", "--bind", "127.0.0.1:0", "--allow-private-sources",
-                                          "--cache-dir", directory.path("cache"), "--metrics-bind", "127.0.0.1:\(metricsPort)"]
+                                          "--cache-dir", directory.path("cache"), "--metrics-bind", "127.0.0.1:0"]
                                              + (unsigned ? ["--allow-unsigned"] : []) + arguments,
                                          environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
                                          stdout: .pipe, stderr: .file(directory.url.appendingPathComponent("stderr")))
-        let (line, _) = await ServeCommandTests.firstLine(of: process.standardOutput ?? FileHandle.nullDevice)
-        guard let port = Int(line.split(separator: ":").last ?? "") else {
+        let announced: ServeAnnouncement
+        do {
+            announced = try await ServeAnnouncement.read(process.standardOutput ?? FileHandle.nullDevice, metrics: true)
+        } catch {
             process.terminate()
-            throw RawSocket.Failure(description: "serve printed '\(line)'")
+            throw error
         }
-        let serve = ServeProcess(process: process, port: port, metricsPort: metricsPort, directory: directory)
-        // The metrics listener starts beside the image listener: wait until it answers.
-        _ = await eventually(timeout: 30) { (try? serve.metricsText()) != nil }
+        let serve = ServeProcess(process: process, port: announced.port, metricsPort: announced.metricsPort ?? 0,
+                                 directory: directory)
         return serve
     }
 
