@@ -55,7 +55,7 @@ int webimage_spawn(pid_t *pid, const char *path, char *const argv[], char *const
         posix_spawn_file_actions_destroy(&actions);
         return code;
     }
-    if (code == 0) code = webimage_spawn_stream(&actions, in, 0, O_RDONLY);
+    code = webimage_spawn_stream(&actions, in, 0, O_RDONLY);
     if (code == 0) code = webimage_spawn_stream(&actions, out, 1, O_WRONLY);
     if (code == 0) code = webimage_spawn_stream(&actions, err, 2, O_WRONLY);
     if (code == 0 && directory != NULL) code = posix_spawn_file_actions_addchdir_np(&actions, directory);

@@ -18,7 +18,8 @@ public final class SpawnedProcess: Sendable {
         case null
         /// A file: read from for standard input; created or truncated, then written, for output.
         case file(URL)
-        /// A pipe whose other end is ``standardOutput`` (standard output only).
+        /// A pipe whose other end is ``standardOutput`` (standard output only; a child's error output goes to a
+        /// file, so a chatty child never blocks on a pipe nobody reads).
         case pipe
     }
 
@@ -59,15 +60,17 @@ public final class SpawnedProcess: Sendable {
                 opened.append(fd)
                 return (fd, nil)
             case .pipe:
+                precondition(writing, "a pipe is for standard output")
                 var ends: [Int32] = [-1, -1]
                 guard webimage_pipe_cloexec(&ends) == 0 else { throw Failure(code: errno, command: command) }
                 opened.append(ends[1])
                 return (ends[1], ends[0])
             }
         }
+        // Standard output last: nothing throws after its pipe is made.
         let input = try descriptor(stdin, writing: false)
-        let output = try descriptor(stdout, writing: true)
         let error = try descriptor(stderr, writing: true)
+        let output = try descriptor(stdout, writing: true)
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer {

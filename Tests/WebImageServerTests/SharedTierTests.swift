@@ -166,9 +166,10 @@ import WebImageRedis
                     let start = ContinuousClock.now
                     #expect(try await instance.get(index).status == 200)
                     let elapsed = ContinuousClock.now - start
-                    // At least the deadline; the counts below, not the clock, show no second lookup waited (a
-                    // loaded machine stretches a request past two deadlines on its own).
-                    #expect(elapsed >= deadline && elapsed < deadline * 2 + .seconds(5), "took \(elapsed)")
+                    // The counts below, not the clock, show no second lookup waited: a loaded machine stretches
+                    // a request past two deadlines on its own, and the second lookup can end early when the first
+                    // request's write times out on the same connection.
+                    #expect(elapsed < deadline * 2 + .seconds(5), "took \(elapsed)")
                 }
                 // Both result lookups failed (timed out, or lost their connection to a write's timeout); the
                 // source lookups of the same requests were never made.
