@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import WebImage
 
 /// Memory measured in a child process: the benchmark re-runs itself as `--child MODE FILE`, the child does
@@ -12,17 +13,13 @@ enum ChildMeasure {
 
     /// Runs `--child mode file` and reads the growth it prints.
     static func run(_ mode: String, _ file: URL) throws -> Sample {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--child", mode, file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
         let start = ContinuousClock.now
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        let process = try SpawnedProcess(URL(fileURLWithPath: CommandLine.arguments[0]), ["--child", mode, file.path],
+                                         stdout: .pipe)
+        let output = process.standardOutput?.readDataToEndOfFile() ?? Data()
         process.waitUntilExit()
         let elapsed = ContinuousClock.now - start
-        guard process.terminationStatus == 0,
+        guard process.termination == .exited(0),
               let value = Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         else { throw WebImageError.invalidOption("the \(mode) child failed (status \(process.terminationStatus))") }
         return Sample(growthMB: value,

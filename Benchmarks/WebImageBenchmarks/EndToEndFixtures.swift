@@ -96,15 +96,11 @@ enum PythonPeers {
     }
 
     private static func shell(_ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        do {
-            try process.run()
-        } catch {
+        guard let process = try? SpawnedProcess(URL(fileURLWithPath: arguments[0]), Array(arguments.dropFirst()),
+                                                stdout: .inherited, stderr: .inherited) else {
             return false
         }
         process.waitUntilExit()
-        return process.terminationStatus == 0
+        return process.termination == .exited(0)
     }
 }

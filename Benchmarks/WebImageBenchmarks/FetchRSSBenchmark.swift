@@ -24,16 +24,12 @@ enum FetchRSSBenchmark {
             try await server.shutdown()
             return
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: webimage)
-        process.arguments = ["fetch", "--json", "--concurrency", "6", "--from", list.path,
-                             "--cache-dir", directory.appendingPathComponent("cache").path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
         let start = ContinuousClock.now
-        try process.run()
-        let samples = readLines(output.fileHandleForReading.fileDescriptor) { _ in residentBytes(process.processIdentifier) }
+        let process = try SpawnedProcess(URL(fileURLWithPath: webimage),
+                                         ["fetch", "--json", "--concurrency", "6", "--from", list.path,
+                                          "--cache-dir", directory.appendingPathComponent("cache").path],
+                                         stdout: .pipe)
+        let samples = readLines(process.standardOutput?.fileDescriptor ?? -1) { _ in residentBytes(process.pid) }
         process.waitUntilExit()
         let elapsed = ContinuousClock.now - start
         let megabytes = samples.map { Double($0) / 1_048_576 }

@@ -130,22 +130,20 @@ enum ManagerBenchmarks {
             print("peer skipped: \(python) not found")
             return nil
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path, base, String(coldCount), String(concurrency), directory.path]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        let errors = directory.appendingPathComponent("peer-stderr")
+        let process: SpawnedProcess
         do {
-            try process.run()
+            process = try SpawnedProcess(URL(fileURLWithPath: python),
+                                         [script.path, base, String(coldCount), String(concurrency), directory.path],
+                                         stdout: .pipe, stderr: .file(errors))
         } catch {
             print("peer skipped: cannot run \(python): \(error)")
             return nil
         }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: process.standardOutput?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0, let elapsed = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        let problems = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        guard process.termination == .exited(0), let elapsed = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             let reason = problems.contains("No module named 'PIL'") ? "Pillow is not installed" : problems
             print("peer skipped: \(reason.trimmingCharacters(in: .whitespacesAndNewlines))")
             return nil

@@ -72,15 +72,12 @@ enum PDFBenchmark {
     static func pdftocairoMedianWall(_ path: String, output: String, runs: Int) throws -> Double {
         var times: [Double] = []
         for run in 0...runs {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/pdftocairo")
-            process.arguments = ["-png", "-singlefile", "-r", "72", "-transp", path, output]
-            process.standardError = FileHandle.nullDevice
             let start = ContinuousClock.now
-            try process.run()
+            let process = try SpawnedProcess(URL(fileURLWithPath: "/usr/bin/pdftocairo"),
+                                             ["-png", "-singlefile", "-r", "72", "-transp", path, output])
             process.waitUntilExit()
             let elapsed = ContinuousClock.now - start
-            guard process.terminationStatus == 0 else {
+            guard process.termination == .exited(0) else {
                 throw WebImageError.badImageData(.corrupt("pdftocairo failed on \(path)"))
             }
             if run > 0 {

@@ -16,6 +16,8 @@ public final class SpawnedProcess: Sendable {
     public enum Stream: Sendable {
         /// `/dev/null`.
         case null
+        /// The test process's own.
+        case inherited
         /// A file: read from for standard input; created or truncated, then written, for output.
         case file(URL)
         /// A pipe whose other end is ``standardOutput`` (standard output only; a child's error output goes to a
@@ -49,10 +51,13 @@ public final class SpawnedProcess: Sendable {
         let command = ([executable.path] + arguments).joined(separator: " ")
         var opened: [Int32] = []
         defer { opened.forEach { close($0) } }
-        func descriptor(_ stream: Stream, writing: Bool) throws -> (child: Int32, parent: Int32?) {
+        func descriptor(_ stream: Stream, _ number: Int32) throws -> (child: Int32, parent: Int32?) {
+            let writing = number != 0
             switch stream {
             case .null:
                 return (-1, nil)
+            case .inherited:
+                return (number, nil)
             case .file(let url):
                 let fd = writing ? open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
                                  : open(url.path, O_RDONLY | O_CLOEXEC)
@@ -68,9 +73,9 @@ public final class SpawnedProcess: Sendable {
             }
         }
         // Standard output last: nothing throws after its pipe is made.
-        let input = try descriptor(stdin, writing: false)
-        let error = try descriptor(stderr, writing: true)
-        let output = try descriptor(stdout, writing: true)
+        let input = try descriptor(stdin, 0)
+        let error = try descriptor(stderr, 2)
+        let output = try descriptor(stdout, 1)
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer {
