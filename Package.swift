@@ -99,10 +99,12 @@ let package = Package(
         // AWS Signature Version 4 for S3-compatible stores: small, ours (no AWS package is available), behind
         // `RequestSigning`.
         .target(name: "AWSSigV4", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // Child processes started with posix_spawn and reaped: the service's PDF renderer, the tests' children.
+        .target(name: "Spawning", dependencies: ["CSystemShim"]),
         // The image service as a library: URL parsing, signatures, source policy, the processing pipeline and a
         // Hummingbird router any Hummingbird app can mount.
         .target(name: "WebImageServer",
-                dependencies: ["AWSSigV4", "WebImage", "WebImageRedis", "CLibXML2", "CSystemShim",
+                dependencies: ["AWSSigV4", "WebImage", "WebImageRedis", "CLibXML2", "CSystemShim", "Spawning",
                                .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                // Its HTTP/1 child channel, wrapped to check the Host header.
@@ -157,7 +159,7 @@ let package = Package(
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio")]),
         // Test helpers shared by test targets and benchmarks: re-exports the loopback server; a recording log handler.
-        .target(name: "TestSupport", dependencies: ["LoopbackServer", "CLCMS2", "CSystemShim", .product(name: "Logging", package: "swift-log")],
+        .target(name: "TestSupport", dependencies: ["LoopbackServer", "CLCMS2", "CSystemShim", "Spawning", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/Support"),
         // A real redis-server started on a free loopback port, and fake servers that answer junk or nothing:
         // the Redis tests', the proxy's shared-tier tests' and the benchmarks'.

@@ -1,5 +1,6 @@
 import CSystemShim
 import Foundation
+import Spawning
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -25,12 +26,6 @@ public final class SpawnedProcess: Sendable {
         case pipe
     }
 
-    /// How the child ended.
-    public enum Termination: Sendable, Equatable {
-        case exited(Int32)
-        case signaled(Int32)
-    }
-
     /// The spawn failed: the error number of `posix_spawn` or of opening a stream's file.
     public struct Failure: Error, CustomStringConvertible {
         public let code: Int32
@@ -41,7 +36,7 @@ public final class SpawnedProcess: Sendable {
     public let pid: Int32
     /// The read end of the child's standard output, when it is a ``Stream/pipe``.
     public let standardOutput: FileHandle?
-    private let ended = Mutex<Termination?>(nil)
+    private let child: Mutex<SpawnedChild>
     private let reaped = DispatchGroup()
 
     /// Starts `executable arguments…`, with `environment` (nil: the test process's) in `directory` (nil: the test
@@ -74,31 +69,25 @@ public final class SpawnedProcess: Sendable {
         }
         // Standard output last: nothing throws after its pipe is made.
         let input = try descriptor(stdin, 0)
-        let error = try descriptor(stderr, 2)
+        let errorOutput = try descriptor(stderr, 2)
         let output = try descriptor(stdout, 1)
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-        defer {
-            argv.forEach { free($0) }
-            envp?.forEach { free($0) }
-        }
-        var pid = pid_t()
-        let code = envp.withOptionalPointer { environmentPointer in
-            webimage_spawn(&pid, executable.path, argv, environmentPointer, directory?.path, input.child, output.child,
-                           error.child, 0)
-        }
-        guard code == 0 else {
+        let spawned: SpawnedChild
+        do {
+            spawned = try SpawnedChild(executable.path, arguments, environment: environment, directory: directory?.path,
+                                       stdin: input.child, stdout: output.child, stderr: errorOutput.child)
+        } catch let failure {
             output.parent.map { _ = close($0) }
-            throw Failure(code: code, command: command)
+            throw Failure(code: failure.code, command: command)
         }
-        self.pid = pid
+        pid = spawned.pid
+        child = Mutex(spawned)
         standardOutput = output.parent.map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
         reaped.enter()
         Thread.detachNewThread { [self] in reap() }
     }
 
     /// How the child ended; nil while it runs.
-    public var termination: Termination? { ended.withLock { $0 } }
+    public var termination: SpawnedChild.Termination? { child.withLock { $0.termination } }
 
     public var isRunning: Bool { termination == nil }
 
@@ -117,7 +106,7 @@ public final class SpawnedProcess: Sendable {
 
     /// Sends `signal` to the child unless it has been reaped (its pid may belong to another process then).
     public func signal(_ signal: Int32) {
-        ended.withLock { if $0 == nil { _ = kill(pid, signal) } }
+        child.withLock { $0.signal(signal) }
     }
 
     /// SIGTERM.
@@ -138,19 +127,7 @@ public final class SpawnedProcess: Sendable {
     private func reap() {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
-        ended.withLock { termination in
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            let signal = status & 0x7F
-            termination = signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
-        }
+        child.withLock { _ = $0.poll() }
         reaped.leave()
-    }
-}
-
-private extension Optional where Wrapped == [UnsafeMutablePointer<CChar>?] {
-    func withOptionalPointer<R>(_ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>?) -> R) -> R {
-        guard let self else { return body(nil) }
-        return self.withUnsafeBufferPointer { body($0.baseAddress) }
     }
 }

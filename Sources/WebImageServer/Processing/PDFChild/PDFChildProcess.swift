@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CSystemShim
 import Foundation
+import Spawning
 import WebImage
 
 /// One PDF child and the service's ends of its pipes: the request written and the reply read in one poll
@@ -34,7 +35,7 @@ final class PDFChildProcess {
         do {
             // Named by the file `/proc/self/exe` stands for, as `ps` would show the service itself.
             child = try SpawnedChild(rendering.executable.path, name: rendering.executable.resolvingSymlinksInPath().path,
-                                     rendering.arguments, stdin: inputPipe[0], stdout: outputPipe[1])
+                                     rendering.arguments, stdin: inputPipe[0], stdout: outputPipe[1], ownProcessGroup: true)
         } catch {
             close(inputPipe[1])
             close(outputPipe[0])
