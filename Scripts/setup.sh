@@ -8,6 +8,8 @@ set -euo pipefail
 # openssl: the https-source tests make a test CA and server certificate with it.
 # libavif-bin, libheif-examples: avifdec and heif-convert, the reference decoders the AVIF/HEIF corpus tests compare with.
 # libjxl-tools: the JPEG XL corpus tests compare lossy files with djxl run on the same machine.
+# poppler-utils: the PDF conformance tests compare pages with pdftocairo run on the same machine (so both draw
+# the fonts a file does not embed with whatever fontconfig substitutes here).
 # librsvg2-dev: the SVG coder (librsvg, the library libvips and imgproxy use; it brings cairo and GLib).
 # libxml2-dev: the service's SVG sanitiser reads documents with libxml2.
 # libpoppler-glib-dev: the PDF coder renders pages with poppler's GLib interface onto cairo surfaces.
@@ -18,7 +20,7 @@ set -euo pipefail
 # iproute2: `ip`, which brings loopback up in the network namespaces (unshare, util-linux) that the URL property and
 # SSRF tests run their subjects in.
 packages=(pkg-config zlib1g-dev libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libdeflate-dev
-          libavif-dev libheif-dev libjxl-dev liblcms2-dev libtiff-dev librsvg2-dev libxml2-dev libpoppler-glib-dev libavif-bin libheif-examples libjxl-tools redis-server openssl iproute2 python3-venv chromium)
+          libavif-dev libheif-dev libjxl-dev liblcms2-dev libtiff-dev librsvg2-dev libxml2-dev libpoppler-glib-dev libavif-bin libheif-examples libjxl-tools poppler-utils redis-server openssl iproute2 python3-venv chromium)
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 \
@@ -26,6 +28,7 @@ have_all() {
         && pkg-config --exists libjxl libjxl_threads lcms2 libtiff-4 librsvg-2.0 libxml-2.0 poppler-glib \
         && [ -f /usr/include/jpeglib.h ] && [ -f /usr/include/gif_lib.h ] && [ -x /usr/bin/redis-server ] \
         && python3 -c "import ensurepip, venv" 2>/dev/null && [ -x /usr/bin/openssl ] && [ -x /usr/bin/avifdec ] && [ -x /usr/bin/heif-convert ] && [ -x /usr/bin/djxl ] \
+        && [ -x /usr/bin/pdftocairo ] \
         && { [ -x /usr/sbin/ip ] || [ -x /usr/bin/ip ] || [ -x /sbin/ip ]; } && [ -x /usr/bin/chromium ]
 }
 
