@@ -22,9 +22,9 @@ HOSTILE = {
     "oversize": {422},              # announces 60 MB: over the 50 MB limit
     "endless": {422, 504},          # chunked zeros: 50 MB reached (422), or the 5 s deadline first (504)
     "drip": {504}, "stall": {504}, "hang": {504},                    # the 5 s deadline, the 3 s idle one
-    "loop-a": {502}, "chain": {502},                                 # a redirect loop; more than 5 hops
+    "loop-a": {404}, "chain": {404},                                 # a redirect loop; more than 5 hops
     "500": {502}, "503": {502}, "missing": {404},
-    "bad-signature": {403}, "not-allowed": {403}, "expired": {404},
+    "bad-signature": {403}, "not-allowed": {404}, "expired": {404},
 }
 SLOW_HOSTILE = {"drip", "stall", "hang", "endless", "oversize"}
 IMAGES = ["photo.jpg", "photo.png", "alpha.png", "photo.webp", "alpha.webp", "photo.gif", "moon.gif"]

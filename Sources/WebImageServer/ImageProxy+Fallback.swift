@@ -27,7 +27,7 @@ extension ImageProxy {
     /// service's (queue, shutdown).
     static func isSourceFailure(_ error: ProxyError) -> Bool {
         switch error {
-        case .notFound, .badGateway, .gatewayTimeout, .unprocessable: true
+        case .notFound, .sourceClientError, .badGateway, .gatewayTimeout, .unprocessable: true
         default: false
         }
     }

@@ -23,6 +23,8 @@ public final class ImageProxy: Sendable {
     let recentRequests: RecentRequests
 
     let signer: URLSigner
+    /// The token image and info requests must carry (`IMGPROXY_SECRET`), if any.
+    let secret: BearerSecret?
     let parser: OptionsParser
     let sources: SourceStore
     let results: ResultCache
@@ -48,6 +50,7 @@ public final class ImageProxy: Sendable {
         accessLog = AccessLog(logger: configuration.accessLogger, inFlight: statistics.instruments.requestsInFlight,
                               recent: recentRequests)
         signer = URLSigner(keyPairs: configuration.signing.keyPairs, signatureSize: configuration.signing.signatureSize)
+        secret = configuration.signing.secret.map(BearerSecret.init)
         parser = OptionsParser(presets: configuration.processing.presets, onlyPresets: configuration.processing.onlyPresets,
                                allowsSecurityOptions: configuration.limits.allowsSecurityOptions)
         let transport = GuardedTransport(policy: configuration.sources.policy, resolver: resolver,

@@ -6,10 +6,13 @@ public enum ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
     case badRequest(String)
     /// A missing or wrong signature (403).
     case forbidden(String)
-    /// A source the operator does not allow: scheme, allowlist or address (403).
+    /// A source the operator does not allow: scheme, allowlist or address (404, as imgproxy's source URL and
+    /// source address errors).
     case sourceNotAllowed(String)
-    /// The source answered 404, or the URL expired (404).
+    /// The source answered 404 or cannot be reached, or the URL expired (404).
     case notFound(String)
+    /// The source answered another client error: that status (400–499), as imgproxy passes it on.
+    case sourceClientError(status: Int, String)
     /// The source is not an image, or is over a limit (422).
     case unprocessable(String)
     /// The queue is full (429).
@@ -27,8 +30,9 @@ public enum ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
     public var status: Int {
         switch self {
         case .badRequest: 400
-        case .forbidden, .sourceNotAllowed: 403
-        case .notFound: 404
+        case .forbidden: 403
+        case .notFound, .sourceNotAllowed: 404
+        case .sourceClientError(let status, _): status
         case .unprocessable: 422
         case .tooManyRequests: 429
         case .badGateway: 502
@@ -41,7 +45,8 @@ public enum ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .badRequest(let message), .forbidden(let message), .sourceNotAllowed(let message),
-             .notFound(let message), .unprocessable(let message), .badGateway(let message),
+             .notFound(let message), .sourceClientError(_, let message), .unprocessable(let message),
+             .badGateway(let message),
              .gatewayTimeout(let message), .unavailable(let message):
             message
         case .tooManyRequests, .processingTimeout: description
@@ -54,6 +59,7 @@ public enum ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
         case .forbidden(let message): "forbidden: \(message)"
         case .sourceNotAllowed(let message): "source not allowed: \(message)"
         case .notFound(let message): "not found: \(message)"
+        case .sourceClientError(_, let message): "source error: \(message)"
         case .unprocessable(let message): "cannot process: \(message)"
         case .tooManyRequests: "too many requests: the queue is full, retry later"
         case .badGateway(let message): "source error: \(message)"

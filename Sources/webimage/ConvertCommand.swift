@@ -8,7 +8,8 @@ struct ConvertCommand: ParsableCommand {
         abstract: "Re-encode an image as JPEG, PNG (APNG), GIF, WebP, AVIF or HEIC.",
         discussion: """
             The format comes from --format or OUT's extension. GIF, PNG (as APNG), WebP and AVIF (as a \
-            sequence) keep every frame of an animation; JPEG and HEIC get the first frame.
+            sequence) keep every frame of an animation; JPEG and HEIC get the first frame. An image larger than \
+            the format holds (an icon's 256 pixels a side, WebP's 16,383) is scaled down to fit, with a note.
             """)
 
     @Argument(help: ArgumentHelp("The image to read.", valueName: "IN"))
@@ -46,7 +47,8 @@ struct ConvertCommand: ParsableCommand {
             // Decoded straight at the output size: an animation then keeps only scaled frames.
             let decodeOptions = ImageDecodeOptions(firstFrameOnly: options.firstFrameOnly,
                                                    thumbnailPixelSize: options.maxPixelSize)
-            let image = try ImageInput.decode(data, from: input, options: decodeOptions)
+            let image = OutputFormat.fitted(try ImageInput.decode(data, from: input, options: decodeOptions),
+                                            to: target, path: output)
             let bytes = try OutputFormat.encode(image, as: target, options: options, path: output)
             try FileIO.write(bytes, to: output)
             let frames = options.firstFrameOnly ? 1 : image.frameCount

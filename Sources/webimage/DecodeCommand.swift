@@ -48,9 +48,10 @@ struct DecodeCommand: ParsableCommand {
             let options = ImageDecodeOptions(thumbnailPixelSize: thumbnail, preserveAspectRatio: !stretch,
                                              scaleDownLimitBytes: scaleDownLimit, applyOrientation: applyOrientation)
             let (picked, frameCount) = try ImageInput.frame(frame, of: try limits.read(file), from: file, options: options)
-            let bytes = try kind.data(for: picked, path: output)
+            let written = kind.fitted(picked, path: output)
+            let bytes = try kind.data(for: written, path: output)
             try FileIO.write(bytes, to: output)
-            print("\(output): \(picked.pixelSize) frame \(frame) of \(frameCount), \(bytes.count) bytes")
+            print("\(output): \(written.pixelSize) frame \(frame) of \(frameCount), \(bytes.count) bytes")
         }
     }
 }

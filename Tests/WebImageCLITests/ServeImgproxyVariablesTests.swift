@@ -39,6 +39,55 @@ import WebImageServer
         try await origin.shutdown()
     }
 
+    /// imgproxy's source-address switches, read each for its own class: an env file allowing loopback sources
+    /// serves a loopback origin, and one that does not (imgproxy's default too) refuses it as imgproxy does (404).
+    @Test(arguments: [("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", 200), ("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES", 404),
+                      ("IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", 404)])
+    func sourceAddressSwitchesFromImgproxysVariables(variable: String, status: Int) async throws {
+        let origin = try await TestHTTPServer.start()
+        let jpeg = try CodersManager.shared.encode(Image(pixels: PixelBuffer(width: 8, height: 8)), as: .jpeg,
+                                                   options: ImageEncodeOptions())
+        origin.route("/a.jpg", TestResponse(headers: [("Content-Type", "image/jpeg")], body: jpeg))
+        let serve = try await ServeProcess.start([], environment: [variable: "true"], privateSources: false)
+        let source = origin.url("/a.jpg").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let answer = try RawSocket(port: serve.port).request("/_/w:4/plain/\(source)@png")
+        #expect(answer.hasPrefix("HTTP/1.1 \(status)"), "\(variable): \(answer.prefix(200))")
+        if status == 404 { #expect(answer.contains("--allow-loopback-sources"), "\(answer)") }
+        #expect(origin.requestCount(for: "/a.jpg") == (status == 200 ? 1 : 0))
+        #expect(serve.stop() == 0)
+        #expect(!serve.stderr.contains("variable=\(variable)"), "read, not reported as ignored: \(serve.stderr)")
+        try await origin.shutdown()
+    }
+
+    /// `IMGPROXY_SECRET`: image and info requests without `Authorization: Bearer SECRET` answer 403 (imgproxy's
+    /// invalid secret error), health checks do not need it, and the secret is written nowhere.
+    @Test func imgproxysSecretGuardsImageAndInfoRequests() async throws {
+        let origin = try await TestHTTPServer.start()
+        let jpeg = try CodersManager.shared.encode(Image(pixels: PixelBuffer(width: 8, height: 8)), as: .jpeg,
+                                                   options: ImageEncodeOptions())
+        origin.route("/a.jpg", TestResponse(headers: [("Content-Type", "image/jpeg")], body: jpeg))
+        let secret = "Zq8-secret-token-41"
+        let serve = try await ServeProcess.start(["--log-level", "debug"], environment: ["IMGPROXY_SECRET": secret])
+        let source = origin.url("/a.jpg").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        func status(_ path: String, authorization: String?) throws -> String {
+            let socket = try RawSocket(port: serve.port)
+            try socket.send("GET \(path) HTTP/1.1\r\nHost: proxy\r\nConnection: close\r\n"
+                            + (authorization.map { "Authorization: \($0)\r\n" } ?? "") + "\r\n")
+            return String(socket.readToEnd().prefix(12))
+        }
+        let image = "/_/w:4/plain/\(source)@png", info = "/info/_/plain/\(source)"
+        for path in [image, info] {
+            #expect(try status(path, authorization: nil) == "HTTP/1.1 403", "\(path)")
+            #expect(try status(path, authorization: "Bearer wrong") == "HTTP/1.1 403", "\(path)")
+            #expect(try status(path, authorization: secret) == "HTTP/1.1 403", "\(path): the scheme is part of it")
+            #expect(try status(path, authorization: "Bearer \(secret)") == "HTTP/1.1 200", "\(path)")
+        }
+        #expect(try status("/health", authorization: nil) == "HTTP/1.1 200")
+        #expect(serve.stop() == 0)
+        #expect(!serve.stderr.contains(secret) && !serve.stderr.contains("IMGPROXY_SECRET"), "\(serve.stderr)")
+        try await origin.shutdown()
+    }
+
     static func pairs() throws -> [URLSigner.KeyPair] {
         try zip(keys.split(separator: ","), salts.split(separator: ",")).map {
             try #require(URLSigner.KeyPair(keyHex: String($0), saltHex: String($1)))

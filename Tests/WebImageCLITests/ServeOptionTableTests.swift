@@ -32,6 +32,8 @@ import WebImage
     static let samples: [String: [String]] = [
         "bind": ["10.0.0.1:9000"], "metrics-bind": ["127.0.0.1:9100"], "key": ["6b6579"], "salt": ["73616c74"],
         "signature-size": ["8"], "allow-unsigned": ["true"], "allow-private-sources": ["true"],
+        "allow-loopback-sources": ["true"], "allow-private-network-sources": ["true"], "allow-link-local-sources": ["true"],
+        "secret": ["s3cr3t-token"],
         "allowed-scheme": ["https"], "trusted-host": ["store.internal"], "allowed-source": ["https://a.example/"],
         "max-redirects": ["2"], "local-root": ["/tmp"], "use-s3": ["true"],
         "s3-endpoint": ["http://minio.internal:9000"], "s3-region": ["eu-west-1"], "s3-path-style": ["false"],

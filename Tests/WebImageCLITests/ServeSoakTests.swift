@@ -141,12 +141,12 @@ import WebImage
             ("65,535² canvas", "/canvas.gif", 422), ("truncated", "/truncated.jpg", 422),
             ("random bytes", "/random.jpg", 422), ("HTML", "/page.html", 422), ("gzip of zeros", "/gzip.png", 422),
             ("over --max-src-bytes", "/oversize.jpg", 422), ("dripping body", "/drip.jpg", 504),
-            ("hanging origin", "/hang.jpg", 504), ("redirect loop", "/loop-a.jpg", 502), ("5xx", "/broken.jpg", 502),
-            ("missing", "/missing.jpg", 404), ("reset", "/reset.jpg", 502),
+            ("hanging origin", "/hang.jpg", 504), ("redirect loop", "/loop-a.jpg", 404), ("5xx", "/broken.jpg", 502),
+            ("missing", "/missing.jpg", 404), ("reset", "/reset.jpg", 404),
         ]
         return sources.map { (kind: $0.0, path: imagePath("rs:fit:50:50", base + $0.1), status: $0.2) } + [
             (kind: "expired URL", path: imagePath("w:50/exp:1", base + "/ok.jpg"), status: 404),
-            (kind: "source not allowed", path: imagePath("w:50", "http://127.0.0.2:\(originPort)/ok.jpg"), status: 403),
+            (kind: "source not allowed", path: imagePath("w:50", "http://127.0.0.2:\(originPort)/ok.jpg"), status: 404),
             (kind: "unknown option", path: imagePath("zz:1", base + "/ok.jpg"), status: 400),
         ]
     }

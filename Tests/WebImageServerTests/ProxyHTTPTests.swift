@@ -87,6 +87,9 @@ import WebImage
         }
     }
 
+    /// imgproxy 4's statuses, error by error (its `errors.go` files): the origin's own client errors passed on, its
+    /// server errors 502, a source that cannot be reached 404; COMPATIBILITY.md lists where ours differ (400 for a
+    /// malformed URL).
     @Test func errorStatuses() async throws {
         // The harness's 60 s timeouts: a loaded machine (the whole suite at once on two cores) has been seen to take
         // more than 3 s to answer a 404, which a short timeout turned into a 504.
@@ -94,6 +97,8 @@ import WebImage
             harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
             harness.serve("/text", Data("not an image".utf8), contentType: "image/jpeg")
             harness.origin.route("/broken", TestResponseFactory.status(500))
+            for status in [401, 403, 410, 429, 503] { harness.origin.route("/\(status)", TestResponseFactory.status(status)) }
+            let unreachable = "http://127.0.0.1:1/a.jpg" // tcpmux: nothing listens, the connection is refused
             let cases: [(String, Int)] = [
                 (harness.signedPath("zz:1", source: "/a.jpg"), 400),
                 (harness.signedPath("w:abc", source: "/a.jpg"), 400),
@@ -103,10 +108,28 @@ import WebImage
                 (harness.signedPath("w:20", source: "/missing.jpg"), 404),
                 (harness.signedPath("w:20", source: "/text"), 422),
                 (harness.signedPath("w:20", source: "/broken"), 502),
+                (harness.signedPath("w:20", source: "/503"), 502),
+                (harness.signedPath("w:20", source: "/401"), 401),
+                (harness.signedPath("w:20", source: "/403"), 403),
+                (harness.signedPath("w:20", source: "/410"), 410),
+                (harness.signedPath("w:20", source: "/429"), 429),
+                (URLSigner(keyPairs: [ProxyHarness.keyPair]).sign(ProxyHarness.plainPart("w:20", source: unreachable)), 404),
             ]
             for (path, status) in cases {
                 try await Self.expectRefusal(harness, path, status: status)
             }
+        }
+    }
+
+    /// A HEIC result as imgproxy answers it: `image/heif` (imgproxy's table), named `.heic`.
+    @Test func heicResultsAreImageHeif() async throws {
+        try await ProxyHarness.with { harness in
+            harness.serve("/photo.jpg", try Fixtures.jpeg(40, 30))
+            let answer = try await harness.get(harness.signedPath("w:20/f:heic", source: "/photo.jpg"))
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(answer.header("Content-Type") == "image/heif")
+            #expect(answer.header("Content-Disposition") == #"inline; filename="photo.heic""#)
+            #expect(ImageFormat(sniffing: answer.body) == .heic)
         }
     }
 

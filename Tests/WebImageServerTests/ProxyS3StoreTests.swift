@@ -83,9 +83,9 @@ import WebImage
         // What AWS answers to a request signed by a clock an hour off, to a missing key, to an internal error.
         let cases: [(TestResponse, Int)] = [
             (TestResponse(status: 403, headers: [("Content-Type", "application/xml")],
-                          body: Self.xmlError("RequestTimeTooSkewed", "The difference between the request time and the current time is too large.")), 502),
+                          body: Self.xmlError("RequestTimeTooSkewed", "The difference between the request time and the current time is too large.")), 403),
             (TestResponse(status: 403, headers: [("Content-Type", "application/xml")],
-                          body: Self.xmlError("SignatureDoesNotMatch", "The request signature we calculated does not match")), 502),
+                          body: Self.xmlError("SignatureDoesNotMatch", "The request signature we calculated does not match")), 403),
             (TestResponse(status: 404, headers: [("Content-Type", "application/xml")],
                           body: Self.xmlError("NoSuchKey", "The specified key does not exist.")), 404),
             (TestResponse(status: 500, headers: [("Content-Type", "application/xml")],

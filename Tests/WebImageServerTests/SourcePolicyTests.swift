@@ -9,7 +9,7 @@ import Testing
             _ = try policy.check(source)
             return false
         } catch {
-            return error.status == 403
+            return error.status == 404
         }
     }
 
@@ -40,13 +40,40 @@ import Testing
                        "http://169.254.169.254/latest/meta-data", "https://10.0.0.1/x", "http://0/x", "http://[::1]/x"] {
             #expect(Self.refused(source), "\(source)")
         }
-        do {
-            _ = try Self.strict.check("http://127.0.0.1/a.png")
-        } catch {
-            #expect(error.description.contains("--allow-private-sources"))
+        let named = [("http://127.0.0.1/a.png", "--allow-loopback-sources"), ("http://[::1]/x", "--allow-loopback-sources"),
+                     ("https://10.0.0.1/x", "--allow-private-network-sources"),
+                     ("http://[fd12::1]/x", "--allow-private-network-sources"),
+                     ("http://169.254.169.254/x", "--allow-link-local-sources"), ("http://100.64.0.1/x", "--allow-private-sources"),
+                     ("http://0/x", "--allow-private-sources")]
+        for (source, switchName) in named {
+            #expect(throws: ProxyError.self) { try Self.strict.check(source) }
+            do {
+                _ = try Self.strict.check(source)
+            } catch {
+                #expect(error.description.contains("start the server with \(switchName) to allow"), "\(source): \(error)")
+            }
         }
         let open = SourcePolicy(allowsPrivateAddresses: true)
         #expect(!Self.refused("http://127.0.0.1/a.png", by: open))
+    }
+
+    /// imgproxy's three switches, each for its own class only (`fc00::/7` is private, as Go's `IsPrivate`);
+    /// every other special-purpose class stays refused unless all are allowed.
+    @Test(arguments: [
+        (SourcePolicy(allowsLoopbackAddresses: true), ["http://127.0.0.1/a", "http://[::1]/a", "http://[::ffff:127.0.0.1]/a"]),
+        (SourcePolicy(allowsPrivateNetworkAddresses: true), ["http://10.1.2.3/a", "http://172.16.0.1/a", "http://192.168.1.1/a",
+                                                             "http://[fd12:3456::1]/a", "http://[::ffff:10.0.0.1]/a"]),
+        (SourcePolicy(allowsLinkLocalAddresses: true), ["http://169.254.169.254/a", "http://[fe80::1]/a"]),
+    ])
+    func eachSwitchAllowsItsClassOnly(policy: SourcePolicy, allowed: [String]) {
+        let every = ["http://127.0.0.1/a", "http://[::1]/a", "http://[::ffff:127.0.0.1]/a", "http://10.1.2.3/a",
+                     "http://172.16.0.1/a", "http://192.168.1.1/a", "http://[fd12:3456::1]/a", "http://[::ffff:10.0.0.1]/a",
+                     "http://169.254.169.254/a", "http://[fe80::1]/a", "http://100.64.0.1/a", "http://224.0.0.1/a",
+                     "http://0.0.0.0/a", "http://192.0.2.1/a"]
+        for source in every {
+            #expect(Self.refused(source, by: policy) == !allowed.contains(source), "\(source)")
+        }
+        #expect(!Self.refused("http://8.8.8.8/a", by: policy))
     }
 
     @Test func onlyHttpSchemesAndAllowedPrefixes() throws {

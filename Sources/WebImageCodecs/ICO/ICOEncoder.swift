@@ -2,16 +2,15 @@ import Foundation
 import WebImageCore
 
 /// Writes an icon as imgproxy does: one PNG entry (through ``PNGEncoder``) in a one-entry ICO directory. The
-/// orientation is applied to the pixels; an image larger than 256 pixels a side is refused (the directory
-/// cannot state a larger size), so callers shrink it first.
+/// orientation is applied to the pixels; an image larger than ``ImageFormat/maxSide`` (256) pixels a side is
+/// refused (the directory cannot state a larger size) rather than scaled unasked: the caller shrinks it first,
+/// with ``ImageEncodeOptions/maxPixelSize`` or `Image.fitted(to: .ico)` (what the service and the command line do).
 enum ICOEncoder {
-    static let maxSide = 256
-
     static func encode(_ image: Image, options: ImageEncodeOptions) throws -> Data {
         let pixels = options.frames(of: image, firstOnly: true)[0].pixels.applying(image.orientation)
-        guard pixels.width <= maxSide, pixels.height <= maxSide else {
+        if let side = ImageFormat.ico.maxSide, max(pixels.width, pixels.height) > side {
             throw WebImageError.encodingFailed(format: .ico, reason:
-                "an icon holds at most \(maxSide)x\(maxSide) pixels; this image is \(pixels.width)x\(pixels.height)")
+                "an icon holds at most \(side)x\(side) pixels; this image is \(pixels.width)x\(pixels.height)")
         }
         let still = Image(frames: [ImageFrame(pixels: pixels)], hasAlpha: image.hasAlpha, iccProfile: image.iccProfile)
         var unlimited = options

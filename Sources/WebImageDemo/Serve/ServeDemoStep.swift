@@ -39,7 +39,7 @@ struct ServeDemoStep: Sendable {
             ServeDemoStep(name: "missing source: the origin answers 404",
                           path: sign(plain("w:100", origin(ServeDemoOrigin.missingPath))), expectedStatus: 404),
             ServeDemoStep(name: "SSRF refused: the cloud metadata address",
-                          path: sign(plain("w:100", "http://169.254.169.254/latest/meta-data/")), expectedStatus: 403),
+                          path: sign(plain("w:100", "http://169.254.169.254/latest/meta-data/")), expectedStatus: 404),
             ServeDemoStep(name: "bad signature: refused before any fetch", path: forged, expectedStatus: 403),
         ]
     }

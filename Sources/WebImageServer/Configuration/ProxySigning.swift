@@ -8,11 +8,16 @@ extension ImageProxyConfiguration {
         public var signatureSize: Int
         /// Accept `_` and `unsafe` instead of a signature. Default false.
         public var allowsUnsigned: Bool
+        /// When set, image and info requests must carry `Authorization: Bearer SECRET` (imgproxy's
+        /// `IMGPROXY_SECRET`, for a service only a CDN or a front end may call); others answer 403. Default nil.
+        public var secret: String?
 
-        public init(keyPairs: [URLSigner.KeyPair] = [], signatureSize: Int = 32, allowsUnsigned: Bool = false) {
+        public init(keyPairs: [URLSigner.KeyPair] = [], signatureSize: Int = 32, allowsUnsigned: Bool = false,
+                    secret: String? = nil) {
             self.keyPairs = keyPairs
             self.signatureSize = signatureSize
             self.allowsUnsigned = allowsUnsigned
+            self.secret = secret
         }
     }
 }

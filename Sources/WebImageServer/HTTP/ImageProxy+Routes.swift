@@ -44,8 +44,13 @@ extension ImageProxy {
     private func answer(_ request: Request, route: AccessLog.Route,
                         _ body: @escaping @Sendable (ProxyRequest) async -> ProxyResponse) async -> Response {
         let proxyRequest = Self.proxyRequest(request)
-        let observed: @Sendable () async -> ProxyResponse = { [accessLog] in
-            await accessLog.observe(proxyRequest, route: route) { await body(proxyRequest) }
+        // imgproxy's IMGPROXY_SECRET: refused before anything else is looked at, as its middleware does.
+        let authorized = route == .operational || secret?.admits(request.headers[.authorization]) ?? true
+        let observed: @Sendable () async -> ProxyResponse = { [self] in
+            await accessLog.observe(proxyRequest, route: route) {
+                guard authorized else { return errorResponse(.forbidden("the Authorization header lacks this service's secret")) }
+                return await body(proxyRequest)
+            }
         }
         let answer = route == .operational ? await observed()
             : await RequestSpan.run(proxyRequest, headers: request.headers, route: route,

@@ -55,7 +55,8 @@ public final class ImageProxyServer: Sendable {
                 proxy.recentRequests.startRecording()
                 let history = OperatorHistory(capacity: page.historyLength)
                 services.append(.init(service: OperatorSampler(proxy: proxy, history: history, interval: page.sampleInterval)))
-                return OperatorRoutes(proxy: proxy, page: page, history: history, image: listener)
+                return OperatorRoutes(proxy: proxy, page: page, history: history, image: listener,
+                                      hosts: OperatorHosts(listenerHost: metrics.host, publicBaseURL: page.publicBaseURL))
             }
             services.append(.init(service: MetricsEndpoint.application(registry: metrics.registry, host: metrics.host,
                                                                        port: metrics.port, operatorRoutes: routes) { real in

@@ -15,9 +15,15 @@ extension ProxyResponse {
         if job.format.dependsOnAccept { headers.append(("Vary", "Accept")) }
         headers.append(("Content-Disposition", contentDisposition(job, format: result.format)))
         if status == 200, isCurrent(result, for: request) { return ProxyResponse(status: 304, headers: headers) }
-        headers.append(("Content-Type", result.format.mimeType ?? "application/octet-stream"))
+        headers.append(("Content-Type", contentType(of: result.format)))
         headers.append(("Content-Length", String(result.data.count)))
         return ProxyResponse(status: status, headers: headers, body: request.isHead ? Data() : result.data)
+    }
+
+    /// The media type imgproxy answers with: its table's, which names HEIC `image/heif` where ``ImageFormat/mimeType``
+    /// has IANA's `image/heic`.
+    static func contentType(of format: ImageFormat) -> String {
+        format == .heic ? "image/heif" : format.mimeType ?? "application/octet-stream"
     }
 
     /// imgproxy's `inline; filename="NAME.EXT"` (`attachment` with `return_attachment`): NAME is the `filename`

@@ -4,28 +4,34 @@ import HTTPTypes
 import Hummingbird
 
 /// The operator page's routes on the metrics listener: `GET /` (the page), `GET /operator/stats?since=N` (the
-/// snapshot, with the history samples after N), `POST /operator/sign` (the URL builder, JSON in and out).
+/// snapshot, with the history samples after N), `POST /operator/sign` (the URL builder, JSON in and out); each
+/// answers 421 to a `Host` ``OperatorHosts`` does not admit.
 struct OperatorRoutes: Sendable {
     let proxy: ImageProxy
     let page: OperatorPage
     let history: OperatorHistory
     /// The image listener (its port is known once it listens).
     let image: ImageListener
+    /// The `Host` values answered.
+    let hosts: OperatorHosts
 
     /// The largest form the builder reads.
     static let maxFormBytes = 16 * 1024
 
     func add(to router: Router<BasicRequestContext>) {
-        router.get("/") { _, _ in
-            Response(status: .ok, headers: Self.pageHeaders,
-                     body: ResponseBody(byteBuffer: ByteBuffer(string: OperatorPageHTML.page)))
+        router.get("/") { [hosts] request, _ in
+            guard hosts.admits(request.head.authority) else { return Self.misdirected }
+            return Response(status: .ok, headers: Self.pageHeaders,
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: OperatorPageHTML.page)))
         }
         router.get("/operator/stats") { [self] request, _ in
+            guard hosts.admits(request.head.authority) else { return Self.misdirected }
             let since = request.uri.queryParameters.get("since", as: Int.self) ?? 0
             let snapshot = OperatorSnapshot(proxy: proxy, page: page, history: history, after: since, image: image)
             return Self.json(snapshot)
         }
         router.post("/operator/sign") { [self] request, _ in
+            guard hosts.admits(request.head.authority) else { return Self.misdirected }
             // A JSON body cannot be sent across origins without a preflight this listener never answers, and a
             // page of another origin that names itself is refused: only this page asks for signatures.
             guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
@@ -53,6 +59,13 @@ struct OperatorRoutes: Sendable {
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// 421 Misdirected Request: this listener does not answer for that name.
+    private static var misdirected: Response {
+        Response(status: .misdirectedRequest, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: "this listener does not answer for that Host; "
+                     + "reach it by its address, localhost or the --operator-base-url host\n")))
     }
 
     private static func failure(_ error: ProxyError) -> Response {

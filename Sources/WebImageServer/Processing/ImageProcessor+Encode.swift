@@ -9,22 +9,6 @@ extension ImageProcessor {
         [.jpeg, .png, .webp, .avif, .heic, .heif, .jxl, .tiff].contains(format)
     }
 
-    /// The largest side each format can hold (imgproxy's `fix_size.go`: WebP's 16,383, AVIF and HEIC's
-    /// 16,384, GIF's 65,535, an icon's 256).
-    static let maxSide: [ImageFormat: Int] = [.webp: 16_383, .avif: 16_384, .heic: 16_384, .gif: 65_535, .ico: 256]
-
-    /// `image` scaled down, every frame alike, to the largest side `format` holds, as imgproxy does before saving.
-    func fitted(_ image: Image, to format: ImageFormat) -> Image {
-        let size = image.pixels.size
-        guard let limit = Self.maxSide[format], max(size.width, size.height) > limit else { return image }
-        let scale = Double(limit) / Double(max(size.width, size.height))
-        let target = PixelSize(width: max(1, Int((Double(size.width) * scale).rounded())),
-                               height: max(1, Int((Double(size.height) * scale).rounded())))
-        return image.with(frames: image.frames.map {
-            ImageFrame(pixels: Resampler.resample($0.pixels, to: target), duration: $0.duration)
-        })
-    }
-
     func encode(_ image: Image, as format: ImageFormat, options: ProcessingOptions) throws(ProxyError) -> Data {
         let quality = self.quality.quality(for: format, options: options)
         // AVIF at libavif's default speed costs several times WebP's CPU per request; speed 10 keeps a busy

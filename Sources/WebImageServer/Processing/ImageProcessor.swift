@@ -85,7 +85,7 @@ struct ImageProcessor: Sendable {
         let format = named ?? choice.fallback(for: result)
         let bytes = try timing.time(.encode) { [options] span throws(ProxyError) in
             let kept = ResultMetadata.result(from: image.metadata, options: options)
-            let bytes = try encode(fitted(result, to: format).with(metadata: kept), as: format, options: options)
+            let bytes = try encode(result.fitted(to: format).with(metadata: kept), as: format, options: options)
             if span.isRecording {
                 span.attributes[ImageProxySpans.Attribute.format] = format.rawValue
                 span.attributes["http.response.body.size"] = bytes.count

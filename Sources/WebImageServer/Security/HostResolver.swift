@@ -24,9 +24,9 @@ public struct SystemHostResolver: HostResolving {
         do {
             result = try await NIOThreadPool.singleton.runIfActive { Self.resolve(host) }
         } catch {
-            throw .badGateway("cannot resolve \(host): \(error)")
+            throw .notFound("the source is unreachable: cannot resolve \(host): \(error)")
         }
-        guard let result, !result.isEmpty else { throw .badGateway("cannot resolve \(host)") }
+        guard let result, !result.isEmpty else { throw .notFound("the source is unreachable: cannot resolve \(host)") }
         return result
     }
 

@@ -17,16 +17,30 @@ public struct SourcePolicy: Sendable, Hashable {
     /// special-purpose address (``AddressClass``; `--allow-private-sources`, for tests and local development).
     /// Default false.
     public var allowsPrivateAddresses: Bool
+    /// Allow loopback addresses, 127/8 and `::1` (imgproxy's `IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES`).
+    /// Default false.
+    public var allowsLoopbackAddresses: Bool
+    /// Allow private-network addresses, 10/8, 172.16/12, 192.168/16 and unique-local `fc00::/7` (imgproxy's
+    /// `IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES`, which imgproxy allows by default). Default false.
+    public var allowsPrivateNetworkAddresses: Bool
+    /// Allow link-local addresses, 169.254/16 and `fe80::/10` (imgproxy's
+    /// `IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES`). Default false.
+    public var allowsLinkLocalAddresses: Bool
     /// Host names whose addresses are not checked: an internal image store on a private network, trusted
     /// while every other private address stays refused (redirects from it are still checked hop by hop).
     /// Default none.
     public var trustedHosts: Set<String>
 
     public init(allowedSchemes: Set<String> = ["http", "https"], allowedPrefixes: [String] = [],
-                allowsPrivateAddresses: Bool = false, trustedHosts: Set<String> = []) {
+                allowsPrivateAddresses: Bool = false, allowsLoopbackAddresses: Bool = false,
+                allowsPrivateNetworkAddresses: Bool = false, allowsLinkLocalAddresses: Bool = false,
+                trustedHosts: Set<String> = []) {
         self.allowedSchemes = allowedSchemes
         self.allowedPrefixes = allowedPrefixes
         self.allowsPrivateAddresses = allowsPrivateAddresses
+        self.allowsLoopbackAddresses = allowsLoopbackAddresses
+        self.allowsPrivateNetworkAddresses = allowsPrivateNetworkAddresses
+        self.allowsLinkLocalAddresses = allowsLinkLocalAddresses
         self.trustedHosts = Set(trustedHosts.map { $0.lowercased() })
     }
 
@@ -71,15 +85,38 @@ public struct SourcePolicy: Sendable, Hashable {
         }
     }
 
-    /// Throws ``ProxyError/sourceNotAllowed(_:)`` when `address` (of `host`) is not public and private sources
-    /// are not allowed; the message names the switch that allows them.
+    /// Throws ``ProxyError/sourceNotAllowed(_:)`` when `address` (of `host`) is of a class the policy does not
+    /// allow; the message names the switch that allows it.
     public func check(address: IPAddress, host: String) throws(ProxyError) {
         let addressClass = address.addressClass
-        guard addressClass != .public, !allowsPrivateAddresses, !trustedHosts.contains(host.lowercased()) else { return }
+        guard !allows(addressClass), !trustedHosts.contains(host.lowercased()) else { return }
         // Name the embedded address that decided, so `[2002:7f00:1::]` reads as the loopback it is.
         let carried = address.embeddedIPv4.first { $0.address.addressClass != .public }
             .map { " (\($0.form.rawValue) of \($0.address))" } ?? ""
         throw .sourceNotAllowed("\(host) is \(address)\(carried), a \(addressClass.rawValue) address; "
-            + "start the server with --allow-private-sources to allow such sources")
+            + "start the server with \(Self.switchAllowing(addressClass)) to allow such sources")
+    }
+
+    /// Whether sources at addresses of `addressClass` may be fetched. The three classes imgproxy has a switch for
+    /// each have one; every other special-purpose class (CGNAT, multicast, reserved, …), which imgproxy allows,
+    /// only with ``allowsPrivateAddresses``.
+    public func allows(_ addressClass: AddressClass) -> Bool {
+        if addressClass == .public || allowsPrivateAddresses { return true }
+        switch addressClass {
+        case .loopback: return allowsLoopbackAddresses
+        case .privateNetwork, .uniqueLocal: return allowsPrivateNetworkAddresses
+        case .linkLocal: return allowsLinkLocalAddresses
+        default: return false
+        }
+    }
+
+    /// The narrowest `webimage serve` switch that allows `addressClass`.
+    private static func switchAllowing(_ addressClass: AddressClass) -> String {
+        switch addressClass {
+        case .loopback: "--allow-loopback-sources"
+        case .privateNetwork, .uniqueLocal: "--allow-private-network-sources"
+        case .linkLocal: "--allow-link-local-sources"
+        default: "--allow-private-sources"
+        }
     }
 }

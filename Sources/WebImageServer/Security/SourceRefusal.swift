@@ -1,7 +1,7 @@
 import WebImage
 
 /// Carries a source policy refusal through the downloader, whose errors are ``WebImageError``s, so the service
-/// can answer 403 for a redirect hop refused inside the transport.
+/// can answer its refusal for a redirect hop refused inside the transport.
 enum SourceRefusal {
     private static let marker = "source refused by policy: "
 

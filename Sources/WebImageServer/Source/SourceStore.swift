@@ -164,8 +164,9 @@ final class SourceStore: Sendable {
         }
     }
 
-    /// What a failed revalidation leaves: a 304 confirms the copy; an origin that is down, failing or slow
-    /// (502, 503, 504) leaves it served as it is; any other answer (gone, refused, no longer an image) removes it.
+    /// What a failed revalidation leaves: a 304 confirms the copy; an origin that is down, failing or slow (no
+    /// connection, 5xx, silence: answered 404, 502 or 504 without a copy) leaves it served as it is; any other
+    /// answer (gone, refused, no longer an image) removes it.
     private func settle(_ stale: CachedCopy, key: String, after error: WebImageError) async throws(ProxyError) -> SourceBytes {
         if case .cacheNotModified = error {
             statistics.record(\.sourcesNotModified)
@@ -173,8 +174,8 @@ final class SourceStore: Sendable {
                               forKey: key)
             return SourceBytes(data: stale.data, header: nil)
         }
-        let failure = ProxyError(source: error)
-        guard [502, 503, 504].contains(failure.status) else {
+        let failure = ProxyError(source: error), unreachable = if case .transport = error { true } else { false }
+        guard unreachable || [502, 503, 504].contains(failure.status) else {
             if let disk { _ = try? await NIOThreadPool.singleton.runIfActive { disk.disk.removeData(forKey: key) } }
             throw failure
         }

@@ -296,8 +296,9 @@ enum ProcessingOptionTable {
                                      _ apply: @escaping @Sendable (OptionArguments, inout ProcessingOptions) throws(ProxyError) -> Void)
         -> ProcessingOptionSpec {
         spec(names) { arguments, options throws(ProxyError) in
+            // 403, as imgproxy's SecurityOptionsError: the URL is well formed, the operator forbids the option.
             guard arguments.allowsSecurityOptions else {
-                throw .badRequest("\(arguments.name) is a security option, and this service does not accept them "
+                throw .forbidden("\(arguments.name) is a security option, and this service does not accept them "
                                   + "(--allow-security-options, IMGPROXY_ALLOW_SECURITY_OPTIONS)")
             }
             try arguments.count(1...1)

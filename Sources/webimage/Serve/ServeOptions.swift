@@ -53,13 +53,39 @@ enum ServeOptions {
                 \.configuration.signing.signatureSize, maximum: 32),
         .toggle("allow-unsigned", ["WEBIMAGE_ALLOW_UNSIGNED"], "Accept unsigned URLs ('_' or 'unsafe' as the signature).",
                 field: "configuration.signing.allowsUnsigned", \.configuration.signing.allowsUnsigned),
+        ServeOption(name: "secret", variables: ["WEBIMAGE_SECRET", "IMGPROXY_SECRET"], kind: .value("TOKEN"),
+                    help: "Answer image and info requests only with 'Authorization: Bearer TOKEN' (others: 403); "
+                        + "prefer the variable, as arguments are visible to every user of the machine. Default: none.",
+                    field: "configuration.signing.secret") { settings, given in
+            guard !given.text.isEmpty, given.text.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+                // Not `given.failure`: that repeats the value, and this one is a secret.
+                throw CLIFailure(subject: given.origin, reason: "give a token of printable ASCII characters without spaces")
+            }
+            settings.configuration.signing.secret = given.text
+        },
     ]
 
     static let sources: [ServeOption] = [
         .toggle("allow-private-sources", ["WEBIMAGE_ALLOW_PRIVATE_SOURCES"],
-                "Allow sources on loopback, private, link-local and other non-public addresses.",
+                "Allow sources on loopback, private, link-local and every other non-public address (CGNAT, "
+                    + "multicast, reserved, …).",
                 field: "configuration.sources.policy.allowsPrivateAddresses",
                 \.configuration.sources.policy.allowsPrivateAddresses),
+        .toggle("allow-loopback-sources",
+                ["WEBIMAGE_ALLOW_LOOPBACK_SOURCES", "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES"],
+                "Allow sources on loopback addresses (127.0.0.0/8, ::1).",
+                field: "configuration.sources.policy.allowsLoopbackAddresses",
+                \.configuration.sources.policy.allowsLoopbackAddresses),
+        .toggle("allow-private-network-sources",
+                ["WEBIMAGE_ALLOW_PRIVATE_NETWORK_SOURCES", "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES"],
+                "Allow sources on private-network addresses (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7).",
+                field: "configuration.sources.policy.allowsPrivateNetworkAddresses",
+                \.configuration.sources.policy.allowsPrivateNetworkAddresses),
+        .toggle("allow-link-local-sources",
+                ["WEBIMAGE_ALLOW_LINK_LOCAL_SOURCES", "IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES"],
+                "Allow sources on link-local addresses (169.254.0.0/16, fe80::/10).",
+                field: "configuration.sources.policy.allowsLinkLocalAddresses",
+                \.configuration.sources.policy.allowsLinkLocalAddresses),
         .list("allowed-source", ["WEBIMAGE_ALLOWED_SOURCES", "IMGPROXY_ALLOWED_SOURCES"],
               "Only fetch sources starting with this prefix (repeatable); * matches any characters but /.",
               valueName: "PREFIX", field: "configuration.sources.policy.allowedPrefixes",

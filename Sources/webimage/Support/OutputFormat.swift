@@ -42,6 +42,17 @@ enum OutputFormat {
         [.gif, .png, .webp, .avif, .jxl].contains(format)
     }
 
+    /// `image` scaled down to the longest side `format` holds (`Image.fitted(to:)`, the service's rule: an icon's
+    /// 256 pixels, WebP's 16,383, …), saying so on standard error as `webimage: PATH: scaled WxH to WxH: …`.
+    static func fitted(_ image: Image, to format: ImageFormat, path: String) -> Image {
+        let fitted = image.fitted(to: format)
+        if fitted.pixelSize != image.pixelSize, let side = format.maxSide {
+            Console.error("webimage: \(path): scaled \(image.pixelSize) to \(fitted.pixelSize): "
+                          + "\(format.rawValue) holds at most \(side) pixels a side")
+        }
+        return fitted
+    }
+
     /// `image` encoded as `format`; encoder errors become failures about `path`.
     static func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions, path: String) throws -> Data {
         do {

@@ -15,7 +15,15 @@ enum OutputKind: Equatable {
         }
     }
 
-    /// The bytes to write for `image` (a still image).
+    /// `image` as it is written: scaled down to the longest side an encoded format holds (``OutputFormat/fitted(_:to:path:)``).
+    func fitted(_ image: Image, path: String) -> Image {
+        switch self {
+        case .pam: image
+        case .encoded(let format): OutputFormat.fitted(image, to: format, path: path)
+        }
+    }
+
+    /// The bytes to write for `image` (a still image, ``fitted(_:path:)`` first).
     func data(for image: Image, path: String) throws -> Data {
         switch self {
         case .pam: image.pixels.pamData()

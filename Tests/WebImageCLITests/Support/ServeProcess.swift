@@ -1,8 +1,8 @@
 import Foundation
 import TestSupport
 
-/// A running `webimage serve --allow-private-sources` (and `--allow-unsigned` unless `unsigned` is false) on free
-/// loopback ports, with a metrics listener and `environment` added to the test's; its stderr goes to a file.
+/// A running `webimage serve --allow-private-sources` (unless `privateSources` is false) and `--allow-unsigned`
+/// (unless `unsigned` is false) on free loopback ports, with a metrics listener and `environment` added to the test's; its stderr goes to a file.
 final class ServeProcess: @unchecked Sendable {
     // Used by one test at a time.
     let process: SpawnedProcess
@@ -18,11 +18,12 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     static func start(_ arguments: [String], environment: [String: String] = [:],
-                      unsigned: Bool = true) async throws -> ServeProcess {
+                      unsigned: Bool = true, privateSources: Bool = true) async throws -> ServeProcess {
         let directory = try TemporaryDirectory()
         let process = try SpawnedProcess(try CLIRunner.executable(),
-                                         ["serve", "--bind", "127.0.0.1:0", "--allow-private-sources",
+                                         ["serve", "--bind", "127.0.0.1:0",
                                           "--cache-dir", directory.path("cache"), "--metrics-bind", "127.0.0.1:0"]
+                                             + (privateSources ? ["--allow-private-sources"] : [])
                                              + (unsigned ? ["--allow-unsigned"] : []) + arguments,
                                          environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
                                          stdout: .pipe, stderr: .file(directory.url.appendingPathComponent("stderr")))
