@@ -51,7 +51,7 @@ let package = Package(
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // Little CMS: ICC colour conversion for every decoder (the default sRGB output).
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
-        // zlib, for the loopback server's gzip and deflate response bodies.
+        // zlib, streamed: SVGZ inflated within its limits, and the loopback server's gzip and deflate response bodies.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Whole-buffer deflate, about twice zlib's speed at level 1: the PNG writer's fast setting.
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
@@ -79,7 +79,8 @@ let package = Package(
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim",
-                               "CColorShim", "CDeflate", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CTIFF", "CRSVG", "CPoppler"]),
+                               "CColorShim", "CDeflate", "CZlib", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CTIFF", "CRSVG",
+                               "CPoppler"]),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs", "CSystemShim",
                                                  .product(name: "Crypto", package: "swift-crypto"),
@@ -159,7 +160,7 @@ let package = Package(
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio")]),
         // Test helpers shared by test targets and benchmarks: re-exports the loopback server; a recording log handler.
-        .target(name: "TestSupport", dependencies: ["LoopbackServer", "CLCMS2", "CSystemShim", "Spawning", .product(name: "Logging", package: "swift-log")],
+        .target(name: "TestSupport", dependencies: ["LoopbackServer", "CLCMS2", "CSystemShim", "CZlib", "Spawning", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/Support"),
         // A real redis-server started on a free loopback port, and fake servers that answer junk or nothing:
         // the Redis tests', the proxy's shared-tier tests' and the benchmarks'.

@@ -7,9 +7,9 @@ import WebImage
 /// Layout: `SWIC`, version 3, format (one byte), ETag length (2 bytes) and ETag, Last-Modified (8 bytes,
 /// whole seconds since 1970, 0 for none), payload length (4 bytes), payload, checksum (the first 16 bytes of
 /// the SHA-256 of everything before it); big-endian numbers. Values are written whole by one `SET`;
-/// ``init(decoding:)`` checks the checksum, every length and that the payload sniffs as the stated format,
-/// so a value whose bytes changed after it was written is refused like a torn one. Values of earlier
-/// versions (no checksum) are refused too, so they are made again and overwritten.
+/// ``init(decoding:)`` checks the checksum, every length and that the payload sniffs as the stated format (an
+/// SVGZ as SVG), so a value whose bytes changed after it was written is refused like a torn one. Values of
+/// earlier versions (no checksum) are refused too, so they are made again and overwritten.
 public struct SharedCacheEntry: Sendable, Hashable {
     public var bytes: [UInt8]
     public var format: ImageFormat
@@ -55,9 +55,15 @@ public struct SharedCacheEntry: Sendable, Hashable {
         let length = value[lengthStart..<payloadStart].reduce(0) { $0 << 8 | Int($1) }
         guard value.count == payloadStart + length, length > 0, seconds <= Self.latestSecond else { return nil }
         let payload = Array(value[payloadStart...])
-        guard ImageFormat(sniffing: Data(payload)) == format else { return nil }
+        guard Self.payload(Data(payload), is: format) else { return nil }
         let tag = String(decoding: value[8..<dateStart], as: UTF8.self)
         self.init(bytes: payload, format: format, etag: tag.isEmpty ? nil : tag,
                   lastModified: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+
+    /// Whether `payload` sniffs as `format`, an SVGZ (which sniffing leaves undefined) counting as SVG, the format
+    /// the SVG coder reads it as.
+    private static func payload(_ payload: Data, is format: ImageFormat) -> Bool {
+        ImageFormat(sniffing: payload) == format || (format == .svg && SVGZ.isSVGZ(payload))
     }
 }

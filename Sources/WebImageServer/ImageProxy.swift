@@ -108,7 +108,8 @@ public final class ImageProxy: Sendable {
                                        pdf: configuration.processing.rendersPDF
                                            ? PDFChildRenderer(rendering: configuration.processing.pdfRendering,
                                                               timeLimit: configuration.timeouts.processing) : nil,
-                                       alwaysRasterizesSVG: configuration.processing.alwaysRasterizesSVG))
+                                       alwaysRasterizesSVG: configuration.processing.alwaysRasterizesSVG,
+                                       maxSVGZBytes: configuration.limits.maxSourceBytes))
         limiter = WorkLimiter(workers: configuration.concurrency.workers, queueLimit: configuration.concurrency.queueSize,
                               queueDepth: statistics.instruments.queueDepth)
         workers = WorkerThreads(count: configuration.concurrency.workers)

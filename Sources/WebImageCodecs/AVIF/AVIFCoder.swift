@@ -21,9 +21,10 @@ public final class AVIFCoder: ProgressiveImageCoding, AnimatedImageCoding, Image
     /// A coder; it holds no state, so one instance can serve every thread.
     public init() {}
 
-    /// Whether the `ftyp` brands announce AV1 (see ``FileTypeBox/codec``).
+    /// Whether the `ftyp` brands announce AV1: the bytes sniff as ``ImageFormat/avif`` (one brand table for
+    /// sniffing and routing; see ``ImageFormat/init(sniffing:)``).
     public func canDecode(_ data: Data) -> Bool {
-        FileTypeBox(data)?.codec == .av1
+        ImageFormat(sniffing: data) == .avif
     }
 
     /// Decodes a still or every frame of a sequence; throws ``WebImageError/badImageData(_:)`` for empty,

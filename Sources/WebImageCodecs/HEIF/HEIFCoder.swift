@@ -8,9 +8,9 @@ import WebImageCore
 /// divided out when the file says `prem`); grids; the `clap`, `irot` and `imir` transforms, which libheif
 /// applies (the image comes out upright with orientation `.up`; an EXIF orientation is not applied again). A
 /// thumbnail or scale-down request uses the file's embedded thumbnail when it is at least the requested size.
-/// Files are routed here by their `ftyp` brands: `heic`, `heix`, `hevc`, `hevx`, or a generic `mif1`/`msf1`
-/// whose compatible brands do not name AV1 (those go to ``AVIFCoder``). libheif refuses codecs it has no
-/// decoder for (AVC, JPEG 2000) with a typed error.
+/// Files are routed here by their `ftyp` brands: `heic`, `heix`, `heim`, `heis`, `hevc`, `hevx`, `hevm`, `hevs`,
+/// or a generic `mif1`/`msf1` whose compatible brands do not name AV1 (those go to ``AVIFCoder``). libheif
+/// refuses codecs it has no decoder for (AVC, JPEG 2000) with a typed error.
 ///
 /// Not supported by Debian's libheif 1.15, so not here: image sequences (`msf1`, `.heics`; it has no track
 /// API): their primary image decodes as a still, and a file with only a track is refused; partial display
@@ -24,9 +24,11 @@ public final class HEIFCoder: ProgressiveImageCoding, ImageHeaderReading {
     /// A coder; it holds no state, so one instance can serve every thread.
     public init() {}
 
-    /// Whether the `ftyp` brands announce HEVC or a generic HEIF file (see ``FileTypeBox/codec``).
+    /// Whether the `ftyp` brands announce HEVC or a generic HEIF file: the bytes sniff as ``ImageFormat/heic`` or
+    /// ``ImageFormat/heif`` (one brand table for sniffing and routing; see ``ImageFormat/init(sniffing:)``).
     public func canDecode(_ data: Data) -> Bool {
-        FileTypeBox(data)?.codec == .heif
+        let format = ImageFormat(sniffing: data)
+        return format == .heic || format == .heif
     }
 
     /// Decodes the primary image (or a large-enough embedded thumbnail); throws

@@ -11,6 +11,9 @@ import WebImageCore
 /// ``ImageDecodeOptions/maxPixelCount`` before the surface is allocated. The image is marked
 /// ``Image/isVector`` and always has alpha.
 ///
+/// An SVGZ (gzip-compressed SVG, ``SVGZ``) is inflated first, within ``SVGZ/defaultMaxBytes`` and
+/// ``SVGZ/maxRatio`` times its size, as librsvg and libvips read it.
+///
 /// The intrinsic size follows libvips' `svgload`: the `width`/`height` in pixels at 72 DPI (so `1in` is 72 px),
 /// else a side and the `viewBox`'s ratio, else the `viewBox`'s size, else the drawing's extent (see
 /// ``SVGDocument/intrinsicSize()``).
@@ -28,15 +31,17 @@ public final class SVGCoder: ImageCoding, ImageHeaderReading {
     /// A coder; it holds no state, so one instance can serve every thread.
     public init() {}
 
-    /// Whether the bytes sniff as SVG (``ImageFormat/sniff(_:)``: an `<svg` root after the XML prolog).
+    /// Whether the bytes sniff as SVG (``ImageFormat/sniff(_:)``: an `<svg` root after the XML prolog), or are
+    /// an SVGZ: gzip whose inflated start does (``SVGZ/isSVGZ(_:)``).
     public func canDecode(_ data: Data) -> Bool {
-        ImageFormat(sniffing: data) == .svg
+        ImageFormat(sniffing: data) == .svg || SVGZ.isSVGZ(data)
     }
 
     /// Rasterises the document at the size the options ask for.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
         try WorkCancellation.checking {
             guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
+            let data = try Self.document(data)
             let document = try SVGDocument(data)
             let intrinsic = try document.intrinsicSize()
             let plan = try SVGRenderSize(intrinsic: intrinsic, options: options)
@@ -52,9 +57,14 @@ public final class SVGCoder: ImageCoding, ImageHeaderReading {
     /// The intrinsic size (rounded to whole pixels, at scale 1) from the parsed document; nothing is drawn.
     public func header(_ data: Data) throws -> ImageHeader {
         guard !data.isEmpty else { throw WebImageError.badImageData(.empty) }
-        let intrinsic = try SVGDocument(data).intrinsicSize()
+        let intrinsic = try SVGDocument(try Self.document(data)).intrinsicSize()
         return ImageHeader(format: .svg, pixelSize: try SVGRenderSize.roundedSize(intrinsic.width, intrinsic.height),
                            hasAlpha: true)
+    }
+
+    /// The SVG text: an SVGZ inflated (within ``SVGZ/defaultMaxBytes`` and ``SVGZ/maxRatio``), else `data`.
+    private static func document(_ data: Data) throws -> Data {
+        SVGZ.isGzip(data) ? try SVGZ.inflate(data) : data
     }
 
     public func canEncode(to format: ImageFormat) -> Bool { false }

@@ -99,6 +99,9 @@ public enum BadImageDataReason: Sendable, Hashable, CustomStringConvertible {
     /// The animation's frames would composite more pixels in all (frames × canvas) than
     /// ``ImageDecodeOptions/maxAnimationPixelCount``; rejected before decoding.
     case animationTooLarge(frameCount: Int, pixelCount: Int, limit: Int)
+    /// Compressed bytes (an SVGZ's gzip) inflate past `limit`, the smaller of the byte limit and the ratio limit
+    /// for their size: a decompression bomb. Inflating stopped at the limit.
+    case inflatesTooLarge(limit: Int)
 
     public var description: String {
         switch self {
@@ -116,6 +119,8 @@ public enum BadImageDataReason: Sendable, Hashable, CustomStringConvertible {
         case .animationTooLarge(let frames, let pixels, let limit):
             "animation too large: \(frames) frames × canvas = \(pixels) pixels, over the limit of \(limit) "
                 + "(raise ImageDecodeOptions.maxAnimationPixelCount to decode it)"
+        case .inflatesTooLarge(let limit):
+            "the compressed document inflates past \(limit) bytes (a decompression bomb); inflating stopped there"
         }
     }
 }

@@ -14,11 +14,17 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// Sniffs the format from the first bytes, with SDWebImage's table.
     ///
     /// FF → JPEG, 89 → PNG, 47 → GIF, 49/4D → TIFF, 42 → BMP, `RIFF....WEBP` → WebP,
-    /// `....ftypheic|heix|hevc|hevx` → HEIC, `....ftypmif1|msf1` → HEIF, `....ftypavif|avis` → AVIF,
+    /// an ISO-BMFF `ftyp` box → HEIC, HEIF or AVIF by its brands (`FileTypeBrands`: `....ftypavif|avis` → AVIF,
+    /// `....ftypheic|heix|heim|heis|hevc|hevx|hevm|hevs` → HEIC, `....ftypmif1|msf1` → AVIF when the compatible
+    /// brands list `avif` or `avis`, else HEIF — the table the AVIF and HEIF coders route by),
     /// `FF 0A` (codestream) or `00 00 00 0C 4A 58 4C 20 0D 0A 87 0A` (container) → JPEG XL,
     /// `00 00 01 00` and an image count of 1…512 (that is not an ISO-BMFF `ftyp` box) → ICO, `%PDF` → PDF,
-    /// text whose first 4 KB hold an `<svg` root after an optional BOM and the XML prolog (declaration, comments,
-    /// processing instructions, doctype) → SVG.
+    /// text whose first 4 KB (``svgSniffingLength``) hold an `<svg` root after an optional BOM and the XML prolog
+    /// (declaration, comments, processing instructions, doctype) → SVG.
+    ///
+    /// Compressed bytes are not looked into: gzip (an SVGZ) sniffs as ``undefined`` here, since inflating needs
+    /// zlib and this module has no C imports. The SVG coder of `WebImageCodecs` claims gzip whose inflated start
+    /// sniffs as SVG (`SVGZ`), so `CodersManager` decodes SVGZ.
     public init(sniffing data: Data) {
         self = data.withUnsafeBytes { Self.sniff(UnsafeRawBufferPointer($0)) }
     }
@@ -40,14 +46,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
             if ascii(0..<4) == "RIFF", ascii(8..<12) == "WEBP" { return .webp }
         case 0x00:
             if bytes.starts(with: jxlContainerSignature) { return .jxl }
-            if ascii(4..<8) == "ftyp", let brand = ascii(8..<12) {
-                switch brand {
-                case "heic", "heix", "hevc", "hevx": return .heic
-                case "mif1", "msf1": return .heif
-                case "avif", "avis": return .avif
-                default: break
-                }
-            }
+            if let format = FileTypeBrands.format(bytes) { return format }
             if bytes.count >= 6, bytes[1] == 0, bytes[2] == 1, bytes[3] == 0, ascii(4..<8) != "ftyp",
                (1...maxIconCount).contains(Int(bytes[4]) | Int(bytes[5]) << 8) {
                 return .ico
@@ -58,6 +57,9 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
         }
         return SVGSniffing.isSVG(bytes) ? .svg : .undefined
     }
+
+    /// How many leading bytes the SVG rule reads at most (4 KB): what a sniffer of compressed SVG inflates.
+    public static let svgSniffingLength = SVGSniffing.prefixLength
 
     /// The first box of a JPEG XL container: a 12-byte `JXL ` box holding `0D 0A 87 0A`.
     private static let jxlContainerSignature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]

@@ -21,6 +21,23 @@ extension ImageProcessor {
         var pdf: PDFChildRenderer?
         /// `IMGPROXY_ALWAYS_RASTERIZE_SVG`. Default false.
         var alwaysRasterizesSVG = false
+        /// The most bytes an SVGZ source inflates to (``ImageProxyConfiguration/Limits/maxSourceBytes``).
+        /// Default ``SVGZ/defaultMaxBytes``.
+        var maxSVGZBytes = SVGZ.defaultMaxBytes
+    }
+
+    /// An SVGZ source (gzip-compressed SVG) as the document it holds, so every answer sees the document: kept as
+    /// SVG (sanitized), rendered, or returned by `raw` — never gzip bytes labelled SVG. Inflated within the
+    /// source limits (the operator's and the URL's `max_src_file_size`) and ``SVGZ/maxRatio`` times its size;
+    /// past them, or broken, 422. Any other source is returned as it is.
+    func inflatingSVGZ(_ source: SourceBytes, options: ProcessingOptions) throws(ProxyError) -> SourceBytes {
+        guard SVGZ.isSVGZ(source.data) else { return source }
+        let limit = min(vectors.maxSVGZBytes, options.security.maxSourceBytes ?? .max)
+        do {
+            return SourceBytes(data: try SVGZ.inflate(source.data, maxBytes: limit), header: source.header)
+        } catch {
+            throw .unprocessable("the SVGZ source cannot be inflated: \(error)")
+        }
     }
 
     /// The answer to an SVG source when it stays SVG (imgproxy's `shouldSkipStandardProcessing`): the URL names

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 import WebImage
 
-/// Sniffing (SDWebImage's major-brand table) and the coders' brand checks, on minimal `ftyp` boxes.
+/// The one ISO-BMFF brand table: what `ImageFormat(sniffing:)` says is what the coders route by, on minimal `ftyp`
+/// boxes and on a corpus file made generic.
 @Suite struct BrandRoutingTests {
     /// An `ftyp` box: size, `ftyp`, the major brand, minor version 0, the compatible brands, then a `meta`
     /// box header so the bytes look like the start of a file.
@@ -15,46 +17,65 @@ import WebImage
         return Data(bytes)
     }
 
-    @Test(arguments: [("heic", ImageFormat.heic), ("heix", .heic), ("hevc", .heic), ("hevx", .heic),
-                      ("mif1", .heif), ("msf1", .heif), ("avif", .avif), ("avis", .avif)])
-    func majorBrandSniffsAsSDWebImageDoes(brand: String, format: ImageFormat) {
-        #expect(ImageFormat(sniffing: Self.fileStart(major: brand, compatible: [brand])) == format)
+    /// One row: the brands, the format they sniff as (`.undefined`: no HEIF file), and why.
+    struct Row: Sendable, CustomTestStringConvertible {
+        let major: String
+        let compatible: [String]
+        let format: ImageFormat
+        var testDescription: String { "\(major) [\(compatible.joined(separator: ","))] → \(format)" }
     }
 
-    @Test(arguments: ["heic", "heix", "hevc", "hevx"])
-    func hevcMajorBrandsGoToTheHEIFCoder(brand: String) {
-        let data = Self.fileStart(major: brand, compatible: ["mif1", brand])
-        #expect(HEIFCoder().canDecode(data))
-        #expect(!AVIFCoder().canDecode(data))
-        #expect(CodersManager.shared.decoder(for: data) is HEIFCoder)
+    /// The table. Where the libraries differ: imgproxy's magic bytes know only the major brand (`mif1` → HEIC,
+    /// `avis` and `msf1` unknown) and libheif's MIME table too (`mif1` → image/heif, `avis` → image/avif-sequence),
+    /// while libavif reads every file whose brands list `avif` or `avis`; so a generic major brand goes by its
+    /// compatible brands, AV1 first (the `avif` brand requires an AV1 primary item), and HEVC's image and
+    /// sequence brands (`heim`, `heis`, `hevm`, `hevs`) are HEIC as libheif and imgproxy say.
+    static let table: [Row] = [
+        Row(major: "avif", compatible: ["mif1", "avif", "miaf"], format: .avif),
+        Row(major: "avis", compatible: ["avif", "avis", "msf1", "iso8"], format: .avif),
+        // The major brand decides when it names a codec, whatever the compatible brands add.
+        Row(major: "avif", compatible: ["mif1", "heic"], format: .avif),
+        Row(major: "heic", compatible: ["mif1", "avif"], format: .heic),
+        Row(major: "heic", compatible: ["mif1", "heic"], format: .heic),
+        Row(major: "heix", compatible: ["mif1", "heix"], format: .heic),
+        Row(major: "heim", compatible: ["mif1", "heim"], format: .heic),
+        Row(major: "heis", compatible: ["msf1", "heis"], format: .heic),
+        Row(major: "hevc", compatible: ["msf1", "hevc"], format: .heic),
+        Row(major: "hevx", compatible: ["msf1", "hevx"], format: .heic),
+        Row(major: "hevm", compatible: ["msf1", "hevm"], format: .heic),
+        Row(major: "hevs", compatible: ["msf1", "hevs"], format: .heic),
+        // Generic major brands: the compatible brands name the codec, AV1 first.
+        Row(major: "mif1", compatible: ["mif1", "avif", "miaf"], format: .avif),
+        Row(major: "mif1", compatible: ["mif1", "heic", "avif"], format: .avif),
+        Row(major: "msf1", compatible: ["msf1", "avis"], format: .avif),
+        Row(major: "mif1", compatible: ["mif1", "heic"], format: .heif),
+        Row(major: "mif1", compatible: ["mif1", "miaf"], format: .heif),
+        Row(major: "msf1", compatible: ["msf1", "hevc"], format: .heif),
+        Row(major: "msf1", compatible: ["iso8", "msf1"], format: .heif),
+        Row(major: "mif1", compatible: [], format: .heif),
+        // Not the HEIF family, whatever the compatible brands say; AVC-coded HEIF has no decoder here.
+        Row(major: "isom", compatible: ["isom", "mp41"], format: .undefined),
+        Row(major: "mp42", compatible: ["mif1", "avif"], format: .undefined),
+        Row(major: "    ", compatible: ["mif1", "heic"], format: .undefined),
+        Row(major: "avci", compatible: ["mif1", "avci"], format: .undefined),
+    ]
+
+    @Test(arguments: table)
+    func sniffingAndRoutingAgree(row: Row) {
+        let data = Self.fileStart(major: row.major, compatible: row.compatible)
+        #expect(ImageFormat(sniffing: data) == row.format)
+        #expect(AVIFCoder().canDecode(data) == (row.format == .avif))
+        #expect(HEIFCoder().canDecode(data) == (row.format == .heic || row.format == .heif))
+        let decoder = CodersManager.shared.decoder(for: data)
+        switch row.format {
+        case .avif: #expect(decoder is AVIFCoder)
+        case .heic, .heif: #expect(decoder is HEIFCoder)
+        default: #expect(decoder == nil)
+        }
     }
 
-    @Test(arguments: ["avif", "avis"])
-    func av1MajorBrandsGoToTheAVIFCoder(brand: String) {
-        let data = Self.fileStart(major: brand, compatible: ["mif1", "miaf", brand])
-        #expect(AVIFCoder().canDecode(data))
-        #expect(!HEIFCoder().canDecode(data))
-        #expect(CodersManager.shared.decoder(for: data) is AVIFCoder)
-    }
-
-    /// A generic major brand: the compatible brands name the codec.
-    @Test(arguments: [("mif1", ["mif1", "avif"], true), ("msf1", ["msf1", "avis"], true),
-                      ("mif1", ["mif1", "heic"], false), ("msf1", ["msf1", "hevc"], false),
-                      ("mif1", ["mif1", "miaf"], false), ("msf1", ["iso8", "msf1"], false)])
-    func genericMajorBrandsAreRoutedByCompatibleBrands(major: String, compatible: [String], isAV1: Bool) {
-        let data = Self.fileStart(major: major, compatible: compatible)
-        #expect(ImageFormat(sniffing: data) == .heif)
-        #expect(AVIFCoder().canDecode(data) == isAV1)
-        #expect(HEIFCoder().canDecode(data) == !isAV1)
-        #expect((CodersManager.shared.decoder(for: data) is AVIFCoder) == isAV1)
-    }
-
-    @Test func otherFilesAreNotClaimed() {
-        // A major brand outside the HEIF family is not claimed even when compatible brands name HEIF codecs.
-        for data in [Self.fileStart(major: "isom", compatible: ["isom", "mp41"]),
-                     Self.fileStart(major: "    ", compatible: ["mif1", "heic"]),
-                     Self.fileStart(major: "mp42", compatible: ["mif1", "avif"]), Data("ftyp".utf8), Data(),
-                     Data([0, 0, 0, 0x18] + Array("moov".utf8) + [UInt8](repeating: 0, count: 16))] {
+    @Test func otherBytesAreNotClaimed() {
+        for data in [Data("ftyp".utf8), Data(), Data([0, 0, 0, 0x18] + Array("moov".utf8) + [UInt8](repeating: 0, count: 16))] {
             #expect(!AVIFCoder().canDecode(data))
             #expect(!HEIFCoder().canDecode(data))
         }
@@ -62,7 +83,29 @@ import WebImage
 
     @Test func brandsAreReadWithinTheAvailableBytes() {
         let full = Self.fileStart(major: "mif1", compatible: ["mif1", "miaf", "avif"])
-        #expect(AVIFCoder().canDecode(full.prefix(28)))
-        #expect(HEIFCoder().canDecode(full.prefix(24)))
+        #expect(ImageFormat(sniffing: full.prefix(28)) == .avif && AVIFCoder().canDecode(full.prefix(28)))
+        #expect(ImageFormat(sniffing: full.prefix(24)) == .heif && HEIFCoder().canDecode(full.prefix(24)))
+        // A size field past the bytes reads what there is; one below the box's minimum reads them all.
+        var hostile = Array(full)
+        hostile[0...3] = [0, 0xFF, 0xFF, 0xF0]
+        #expect(ImageFormat(sniffing: Data(hostile)) == .avif)
+        hostile[0...3] = [0, 0, 0, 4]
+        #expect(ImageFormat(sniffing: Data(hostile)) == .avif)
+    }
+
+    /// A real AVIF made generic (`mif1` major, `avif` among its compatible brands) sniffs, routes, decodes and
+    /// reports its header as AVIF: the format a cache stores it under is the one sniffing reads back.
+    @Test func aGenericBrandAVIFIsAVIFThroughout() throws {
+        let branded = try TestCorpus.data("avif/Chimera_8bit_cropped_480x256.avif")
+        let generic = try TestCorpus.data("avif/Chimera_8bit_cropped_480x256.avif", majorBrand: "mif1")
+        #expect(generic != branded)
+        #expect(ImageFormat(sniffing: generic) == .avif)
+        #expect(CodersManager.shared.decoder(for: generic) is AVIFCoder)
+        let header = try CodersManager.shared.header(for: generic)
+        #expect(header.format == .avif && header.pixelSize == PixelSize(width: 480, height: 256))
+        #expect(header.format == ImageFormat(sniffing: generic))
+        let image = try CodersManager.shared.decode(generic, options: ImageDecodeOptions())
+        let reference = try CodersManager.shared.decode(branded, options: ImageDecodeOptions())
+        #expect(image.format == .avif && image.pixels == reference.pixels)
     }
 }

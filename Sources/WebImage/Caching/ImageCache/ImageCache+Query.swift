@@ -188,7 +188,7 @@ extension ImageCache {
         guard case WebImageError.badImageData(let reason) = error else { return true }
         switch reason {
         case .unsupportedFormat(let format): return format == .undefined
-        case .tooManyPixels, .tooManyFrames, .animationTooLarge: return false
+        case .tooManyPixels, .tooManyFrames, .animationTooLarge, .inflatesTooLarge: return false
         case .empty, .truncated, .corrupt, .frameOutOfRange: return true
         }
     }
