@@ -101,7 +101,8 @@ import WebImage
             let url = p.server.url("/a.jpg")
             async let first = p.load(url)
             #expect(await eventually { p.server.requestCount(for: "/a.jpg") == 1 })
-            async let second = p.load(url)
+            // Other options: a load of the same options would wait for the first in the manager instead.
+            async let second = p.load(url, options: [.waitStoreCache, .lowPriority])
             #expect(await eventually { !p.logs.entries("download joined a running one").isEmpty })
             gate.open()
             _ = await [first, second]

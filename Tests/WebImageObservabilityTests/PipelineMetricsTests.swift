@@ -29,10 +29,11 @@ import WebImage
             p.cache.clearMemory()
             #expect(try await p.load(a).get().cacheType == .disk)
 
-            // Two callers of one URL: the second joins the first's download, held by the server until it has.
+            // Two callers of one URL: the second joins the first's download, held by the server until it has (its
+            // options differ: the manager runs loads of the same options as one, never reaching the downloader twice).
             async let first = p.load(b)
             #expect(await eventually { p.server.requestCount(for: "/b.png") == 1 })
-            async let second = p.load(b)
+            async let second = p.load(b, options: [.waitStoreCache, .lowPriority])
             #expect(await eventually { (try? p.counter(M.downloadsCoalesced)) == 1 })
             gate.open()
             let results = await [first, second]

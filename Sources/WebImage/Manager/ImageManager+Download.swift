@@ -3,7 +3,7 @@ import Logging
 
 extension ImageManager {
     /// Step 5: download when allowed; with `refreshCached`, deliver the cached image first and revalidate.
-    func download(_ plan: LoadPlan, _ operation: ImageCombinedOperation, cached: ImageCacheQueryResult?) {
+    func download(_ plan: LoadPlan, _ operation: any LoadReceiving, cached: ImageCacheQueryResult?) {
         let options = plan.options
         let mayDownload = !options.contains(.fromCacheOnly)
             && (cached == nil || options.contains(.refreshCached))
@@ -40,7 +40,7 @@ extension ImageManager {
     }
 
     /// Step 5, the request itself (conditional when revalidating a cached image with its validators).
-    private func startDownload(_ plan: LoadPlan, _ operation: ImageCombinedOperation, validators: HTTPValidators?,
+    private func startDownload(_ plan: LoadPlan, _ operation: any LoadReceiving, validators: HTTPValidators?,
                                hasCachedImage: Bool) {
         let options = plan.options
         let token = plan.loader.requestImage(
@@ -67,7 +67,7 @@ extension ImageManager {
     }
 
     /// Step 6: report the error; block the URL when the delegate (or the built-in rule) says so.
-    private func fail(_ plan: LoadPlan, _ operation: ImageCombinedOperation, _ error: WebImageError) {
+    private func fail(_ plan: LoadPlan, _ operation: any LoadReceiving, _ error: WebImageError) {
         if case .cancelled = error {
             operation.cancel()
             return

@@ -12,6 +12,11 @@ extension ImageManager {
     /// transformed, stored, and delivered. No download and no image completes with
     /// `(nil, nil, nil, .none, true, url)`.
     ///
+    /// Loads of one URL with the same key, options and context started while one is under way wait for its work
+    /// (one cache query, download, decode and store), each with its own operation: cancelling one leaves the
+    /// others; the work stops when all are cancelled. `refreshCached` loads and contexts with a request or
+    /// response modifier, decryptor or cache serializer run alone (the downloader still shares their bytes).
+    ///
     /// A memory hit completes synchronously, before this returns (unless the context sets a callback queue).
     /// `completed` has no default so a trailing closure always binds to it, never to `progress`.
     @discardableResult
@@ -66,12 +71,22 @@ extension ImageManager {
         // that its load ended never finds the manager still running it.
         register(operation)
         if let onEnd { operation.onEnd(onEnd) }
-        if options.contains(.fromLoaderOnly) {
-            download(plan, operation, cached: nil)
-        } else {
-            queryCache(plan, operation)
+        // Loads of one key and options started while one runs wait for its work rather than repeat it.
+        guard let flightKey = LoadFlightKey(plan) else {
+            run(plan, operation)
+            return operation
         }
+        if let flight = loadFlights.join(flightKey, operation, url: url) { run(plan, flight) }
         return operation
+    }
+
+    /// Steps 4–8 for one load, or for a flight of them.
+    private func run(_ plan: LoadPlan, _ receiver: any LoadReceiving) {
+        if plan.options.contains(.fromLoaderOnly) {
+            download(plan, receiver, cached: nil)
+        } else {
+            queryCache(plan, receiver)
+        }
     }
 
     /// The lean path: the default memory cache answered synchronously, no token, no hop.
@@ -114,7 +129,7 @@ extension ImageManager {
     }
 
     /// Step 4: the full key; on a miss with a derived key, the original key.
-    private func queryCache(_ plan: LoadPlan, _ operation: ImageCombinedOperation) {
+    private func queryCache(_ plan: LoadPlan, _ operation: any LoadReceiving) {
         var decode = plan.decodeOptions
         if plan.context.transformer != nil { decode.thumbnailPixelSize = nil }
         decode.cacheKey = plan.key
@@ -132,7 +147,7 @@ extension ImageManager {
     }
 
     /// Step 4, second half: an original found in the cache is thumbnailed/transformed without the network.
-    private func queryOriginalCache(_ plan: LoadPlan, _ operation: ImageCombinedOperation) {
+    private func queryOriginalCache(_ plan: LoadPlan, _ operation: any LoadReceiving) {
         // A thumbnail decoded from the original must never be written back under the original's key.
         let writeBack: ImageCacheType = plan.wantsThumbnail ? .disk : plan.context.originalStoreCacheType
         let queryContext = ImageCacheQueryContext(decodeOptions: plan.decodeOptions, storeCacheType: writeBack)

@@ -18,7 +18,7 @@ struct LoadedImage: Sendable {
 
 extension ImageManager {
     /// Steps 7–8: transform, store, deliver; with `waitStoreCache` the delivery waits for the stores.
-    func finishLoaded(_ plan: LoadPlan, _ operation: ImageCombinedOperation, _ loaded: LoadedImage) {
+    func finishLoaded(_ plan: LoadPlan, _ operation: any LoadReceiving, _ loaded: LoadedImage) {
         guard !loaded.isFromFullKey else {
             deliverFinal(plan, operation, loaded, image: loaded.image)
             return
@@ -46,7 +46,7 @@ extension ImageManager {
             && (!image.isVector || plan.options.contains(.transformVectorImage))
     }
 
-    private func storeAndDeliver(_ plan: LoadPlan, _ operation: ImageCombinedOperation, _ loaded: LoadedImage,
+    private func storeAndDeliver(_ plan: LoadPlan, _ operation: any LoadReceiving, _ loaded: LoadedImage,
                                  final: Image) {
         let waits = plan.options.contains(.waitStoreCache)
         let pending = Countdown(1)
@@ -122,7 +122,7 @@ extension ImageManager {
     }
 
     /// The final delivery, with the animated form when asked for (failing if required and impossible).
-    private func deliverFinal(_ plan: LoadPlan, _ operation: ImageCombinedOperation, _ loaded: LoadedImage,
+    private func deliverFinal(_ plan: LoadPlan, _ operation: any LoadReceiving, _ loaded: LoadedImage,
                               image: Image) {
         // As SDWebImage: bytes that do not decode to the delivered image (a transformer's output, a thumbnail
         // of larger bytes) are not handed out, so a caller never saves a file that does not match the image.

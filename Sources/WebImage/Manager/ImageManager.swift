@@ -42,6 +42,8 @@ public final class ImageManager: Sendable {
     /// The metrics of ``imageCache`` when it is an ``ImageCache``: the synchronous memory lookup counts its hits.
     let cacheInstruments: CacheInstruments?
     let running = Mutex<[ObjectIdentifier: ImageCombinedOperation]>([:])
+    /// Loads under way shared by the loads of the same key and options (``LoadFlight``).
+    let loadFlights = LoadFlights()
     private let settings = Mutex(Settings())
     /// Where transformers run: off the cache's I/O queue and the downloader's delivery queue.
     let transformQueue = DispatchQueue(label: "SwiftWebImage.ImageManager.transform", qos: .userInitiated,
