@@ -4,13 +4,15 @@ import WebImage
 extension ImageProxy {
     /// imgproxy's fallback image: the operator's image processed with the request's options, when the source
     /// could not be had (missing, failing, too slow, not an image). Not cached: the source may come back.
-    /// nil when there is no fallback image or the error is not the source's.
-    func fallback(for job: ProxyJob, after error: ProxyError) async -> (result: ProcessedResult, status: Int)? {
+    /// nil when there is no fallback image, the error is not the source's, or `deadline` (the request's) passes.
+    func fallback(for job: ProxyJob, after error: ProxyError,
+                  deadline: ContinuousClock.Instant) async -> (result: ProcessedResult, status: Int)? {
         guard let bytes = configuration.processing.fallbackImage, Self.isSourceFailure(error) else { return nil }
         let processor = self.processor, statistics = self.statistics, limiter = self.limiter
+        let until = WorkDeadline(deadline)
         do throws(ProxyError) {
-            try await limiter.acquire()
-            let made = try await workers.run(limit: configuration.timeouts.processing, timeout: .processingTimeout,
+            try await limiter.acquire(until: until, timeout: .processingTimeout)
+            let made = try await workers.run(until: until, timeout: .processingTimeout,
                                              { () throws(ProxyError) in
                                                  try processor.process(SourceBytes(data: bytes), options: job.options,
                                                                        format: job.format, timing: statistics.instruments)

@@ -20,7 +20,8 @@ extension ImageProxy {
             let job = try job(for: request.path.dropFirst("/info".count), accept: nil)
             guard !isStoppingNow else { throw .unavailable("the service is shutting down") }
             let processor = self.processor
-            let info = try await withSource(job.source) { source throws(ProxyError) in
+            let deadline = WorkDeadline(self.deadline(from: request.arrival))
+            let info = try await withSource(job.source, until: deadline) { source throws(ProxyError) in
                 let header = try processor.header(of: source)
                 return SourceInfo(format: header.format.rawValue, width: header.pixelSize.width,
                                   height: header.pixelSize.height, frames: header.frameCount)

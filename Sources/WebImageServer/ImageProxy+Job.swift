@@ -67,17 +67,22 @@ extension ImageProxy {
         }
     }
 
-    /// The result from disk, or made now (once per key however many wait); memory was asked first
+    /// When the work for a request that arrived at `arrival` must be over (503 past it): the processing timeout
+    /// counts from the arrival, queue and download included, as imgproxy's `IMGPROXY_TIMEOUT`.
+    func deadline(from arrival: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        arrival + configuration.timeouts.processing
+    }
+
+    /// The result from disk, or made now (once per key however many wait) by `deadline`; memory was asked first
     /// (``memoryHit(_:job:)``).
-    func result(for job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
+    func result(for job: ProxyJob, deadline: ContinuousClock.Instant) async throws(ProxyError) -> ProcessedResult {
         if let hit = await RequestTrace.timing(.cache, { await diskResult(forKey: job.key) }) { return hit }
         statistics.record(\.misses)
         guard !isStoppingNow else { throw .unavailable("the service is shutting down") }
-        let deadline = ContinuousClock.now + configuration.timeouts.download + configuration.timeouts.processing
         let outcome = await flights.run(key: job.key, deadline: deadline, timeout: .processingTimeout,
-                                        joined: { [statistics] in statistics.record(\.coalesced) }) {
+                                        joined: { [statistics] in statistics.record(\.coalesced) }) { shared in
             do throws(ProxyError) {
-                return .success(try await self.make(job))
+                return .success(try await self.make(job, until: shared))
             } catch {
                 return .failure(error)
             }
@@ -96,7 +101,7 @@ extension ImageProxy {
     /// Makes a result: from the shared tier when another instance made it, else a worker slot (or 429),
     /// the source, then processing on a worker thread (without a second shared-tier wait when the first
     /// lookup failed).
-    private func make(_ job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
+    private func make(_ job: ProxyJob, until deadline: WorkDeadline) async throws(ProxyError) -> ProcessedResult {
         // This request found memory empty, but the flight before this one may have stored the result since:
         // take it rather than make it again (no lookup of its own: no span; it counts as coalesced, having
         // shared another request's result).
@@ -108,7 +113,7 @@ extension ImageProxy {
         if let hit = shared.result { return hit }
         let outcome = await SharedTier.$skipsLookups.withValue(shared.failed) { () async -> Result<ProcessedResult, ProxyError> in
             do throws(ProxyError) {
-                return .success(try await self.process(job))
+                return .success(try await self.process(job, until: deadline))
             } catch {
                 return .failure(error)
             }
@@ -116,9 +121,9 @@ extension ImageProxy {
         return try outcome.get()
     }
 
-    private func process(_ job: ProxyJob) async throws(ProxyError) -> ProcessedResult {
+    private func process(_ job: ProxyJob, until deadline: WorkDeadline) async throws(ProxyError) -> ProcessedResult {
         let processor = self.processor, statistics = self.statistics
-        let result = try await withSource(job.source) { source throws(ProxyError) in
+        let result = try await withSource(job.source, until: deadline) { source throws(ProxyError) in
             let made = try processor.process(source, options: job.options, format: job.format,
                                              timing: statistics.instruments)
             statistics.record(\.encodes)
@@ -129,15 +134,21 @@ extension ImageProxy {
     }
 
     /// Runs `body` over the bytes of `source` on a worker thread, holding a worker slot from before the
-    /// download until `body` really ends: past the processing timeout its work is cancelled
-    /// (``WorkerThreads/run(limit:timeout:_:onEnd:)``) and the slot frees within a band of rows.
-    func withSource<Value: Sendable>(_ source: URL,
+    /// download until `body` really ends; the queue, the download and `body` all end at `deadline` (503). A
+    /// request whose deadline passes while queued starts nothing; past it `body`'s work is cancelled
+    /// (``WorkerThreads/run(until:timeout:_:onEnd:)``) and the slot frees within a band of rows.
+    func withSource<Value: Sendable>(_ source: URL, until deadline: WorkDeadline,
                                      _ body: @escaping @Sendable (SourceBytes) throws(ProxyError) -> Value)
         async throws(ProxyError) -> Value {
-        try await RequestTrace.timing(.queue) { () async throws(ProxyError) in try await self.limiter.acquire() }
+        try await RequestTrace.timing(.queue) { () async throws(ProxyError) in
+            try await self.limiter.acquire(until: deadline, timeout: .processingTimeout)
+        }
         let data: SourceBytes
         do throws(ProxyError) {
-            data = try await sources.data(for: source)
+            let sources = self.sources
+            data = try await deadline.bound(timeout: .processingTimeout) { () async throws(ProxyError) in
+                try await sources.data(for: source)
+            }
         } catch {
             limiter.release()
             throw error
@@ -145,7 +156,7 @@ extension ImageProxy {
         let limiter = self.limiter
         // The worker thread has no task: the spans made there get the request's context from here.
         let context = statistics.instruments.tracing.tracer == nil ? nil : InstrumentationContext.current
-        return try await workers.run(limit: configuration.timeouts.processing, timeout: .processingTimeout,
+        return try await workers.run(until: deadline, timeout: .processingTimeout,
                                      { () throws(ProxyError) -> Value in
                                          guard let context else { return try body(data) }
                                          return try InstrumentationContext.withValue(context) { () -> Result<Value, ProxyError> in

@@ -172,11 +172,12 @@ public final class ImageProxy: Sendable {
 
     /// The answer to a checked image request whose result is not in memory.
     private func image(_ request: ProxyRequest, job: ProxyJob) async -> ProxyResponse {
+        let deadline = self.deadline(from: request.arrival)
         do throws(ProxyError) {
-            let result = try await result(for: job)
+            let result = try await result(for: job, deadline: deadline)
             return .result(result, for: request, job: job, ttl: ttl(job.options))
         } catch {
-            if let fallback = await fallback(for: job, after: error) {
+            if let fallback = await fallback(for: job, after: error, deadline: deadline) {
                 return .result(fallback.result, for: request, job: job,
                                ttl: min(configuration.responses.fallbackTTL ?? configuration.responses.cacheTTL,
                                         ttl(job.options)),

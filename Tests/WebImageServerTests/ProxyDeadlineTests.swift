@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 import WebImage
@@ -58,5 +59,75 @@ import WebImage
             #expect(harness.proxy.statistics.snapshot.encodes == 0)
             #expect(try await harness.get(harness.signedPath("w:20", source: "/small.jpg")).status == 200)
         }
+    }
+
+    /// imgproxy's `IMGPROXY_TIMEOUT`: the deadline counts from the request's arrival, queue included. One worker,
+    /// a queue of four, a 1 s timeout: two heavy requests arrive together (each about 100 s of work uncancelled in
+    /// a debug build), a cheap one 0.5 s later. Both heavy ones answer 503 at about 1 s; the one still queued then
+    /// never starts (its source is never fetched); the cheap one, queued behind them, is served within its own
+    /// second.
+    @Test func theDeadlineCountsFromArrivalQueueIncluded() async throws {
+        let configuration = ProxyHarness.configuration {
+            $0.concurrency.workers = 1
+            $0.concurrency.queueSize = 4
+            $0.timeouts.processing = .seconds(1)
+        }
+        try await ProxyHarness.with(configuration) { harness in
+            for index in 0..<2 { harness.serve("/heavy\(index).png", Self.slowSource, contentType: "image/png") }
+            harness.serve("/small.jpg", try Fixtures.jpeg(40, 30))
+            // Together to the instant: both in-process with one arrival (over HTTP one would arrive a little later,
+            // and could take the worker while a sliver of its second is left).
+            let arrival = ContinuousClock.now
+            let heavy = (0..<2).map { index in
+                let path = harness.signedPath(Self.slowOptions, source: "/heavy\(index).png")
+                return Task {
+                    let answer = await harness.proxy.image(ProxyRequest(target: path, arrival: arrival))
+                    return (status: answer.status, after: ContinuousClock.now - arrival)
+                }
+            }
+            try await Task.sleep(until: arrival + .milliseconds(500), clock: .continuous)
+            let cheap = try await harness.get(harness.signedPath("w:20", source: "/small.jpg"))
+            let answers = [await heavy[0].value, await heavy[1].value]
+            #expect(answers.map(\.status) == [503, 503])
+            // By about the deadline (loosely: the machine is loaded), far from the work's uncancelled time.
+            #expect(answers.allSatisfy { $0.after < .seconds(4) }, "\(answers.map(\.after))")
+            #expect(cheap.status == 200, "\(cheap.text)")
+            #expect(try cheap.image().pixelWidth == 20)
+            // One heavy request ran (and was cancelled); the other's deadline passed in the queue: it never started.
+            let fetched = (0..<2).map { harness.origin.requestCount(for: "/heavy\($0).png") }
+            #expect(fetched.sorted() == [0, 1])
+            #expect(await eventually { harness.proxy.limiter.load == (0, 0) })
+            let statistics = harness.proxy.statistics.snapshot
+            #expect(statistics.sourceDownloads == 2)
+            #expect(statistics.encodes == 1)
+        }
+    }
+
+    /// Work shared by several requests runs until the latest of their deadlines: the first waiter's deadline answers
+    /// it 503 but neither cancels nor shortens the work the second still waits for, and the second gets its result.
+    @Test func sharedWorkOutlivesAnEarlierWaitersDeadline() async throws {
+        let flights = Singleflight<Int>()
+        let (release, releaser) = AsyncStream<Void>.makeStream()
+        let shared = Mutex<WorkDeadline?>(nil)
+        let now = ContinuousClock.now
+        let first = Task {
+            await flights.run(key: "k", deadline: now + .seconds(2), timeout: .processingTimeout, joined: {}) { deadline in
+                shared.withLock { $0 = deadline }
+                for await _ in release { break }
+                return Task.isCancelled ? .failure(.unavailable("cancelled")) : .success(7)
+            }
+        }
+        #expect(await eventually { shared.withLock { $0 } != nil })
+        let joined = Mutex(false)
+        let second = Task {
+            await flights.run(key: "k", deadline: now + .seconds(60), timeout: .processingTimeout,
+                              joined: { joined.withLock { $0 = true } }) { _ in .success(0) }
+        }
+        #expect(await eventually { joined.withLock { $0 } })
+        #expect(await first.value == .failure(.processingTimeout))
+        #expect(shared.withLock { $0?.current } == now + .seconds(60))
+        releaser.yield()
+        #expect(await second.value == .success(7))
+        #expect(flights.count == 0)
     }
 }

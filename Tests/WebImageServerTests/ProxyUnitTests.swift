@@ -108,20 +108,28 @@ import WebImage
 
     @Test func flights() {
         var table = FlightTable<String, String>()
-        guard case .lead(let flight) = table.join(key: "k", waiterID: 1, waiter: "one") else {
+        let now = ContinuousClock.now
+        guard case .lead(let flight, let deadline) = table.join(key: "k", waiterID: 1, waiter: "one",
+                                                               deadline: now + .seconds(2)) else {
             Issue.record("the first waiter leads")
             return
         }
         let attached = table.attach("work", key: "k", flightID: flight)
         #expect(attached)
-        if case .lead = table.join(key: "k", waiterID: 2, waiter: "two") { Issue.record("the second follows") }
+        if case .lead = table.join(key: "k", waiterID: 2, waiter: "two", deadline: now + .seconds(3)) {
+            Issue.record("the second follows")
+        }
+        // The work runs until the latest deadline of its waiters; an earlier one moves it no earlier.
+        _ = table.join(key: "k", waiterID: 4, waiter: "four", deadline: now + .seconds(1))
+        #expect(deadline.current == now + .seconds(3))
+        _ = table.leave(key: "k", waiterID: 4)
         let first = table.leave(key: "k", waiterID: 1)
         #expect(first.waiter == "one" && first.abandoned == nil)
         let finished = table.finish(key: "k", flightID: flight)
         #expect(finished == ["two"])
         #expect(table.count == 0)
         // Everyone leaving abandons the work; its late end delivers to nobody.
-        guard case .lead(let second) = table.join(key: "k", waiterID: 3, waiter: "three") else { return }
+        guard case .lead(let second, _) = table.join(key: "k", waiterID: 3, waiter: "three", deadline: now) else { return }
         let last = table.leave(key: "k", waiterID: 3)
         #expect(last.waiter == "three" && last.abandoned == nil)
         let lateAttach = table.attach("late", key: "k", flightID: second)

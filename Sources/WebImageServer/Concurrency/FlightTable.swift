@@ -1,4 +1,5 @@
-/// Singleflight's bookkeeping as a value: one flight per key, the waiters of each, and the work's task.
+/// Singleflight's bookkeeping as a value: one flight per key, the waiters of each, the work's task and its
+/// deadline (the latest of the waiters').
 ///
 /// A waiter leaving never affects the others; when the last one leaves, the flight is forgotten (a new
 /// request starts afresh) and its task is handed back to be cancelled.
@@ -7,11 +8,12 @@ struct FlightTable<Waiter, Work> {
         let id: Int
         var waiters: [Int: Waiter]
         var work: Work?
+        let deadline: WorkDeadline
     }
 
     enum Join {
-        /// The first waiter: start the work.
-        case lead(flightID: Int)
+        /// The first waiter: start the work, to be over by `deadline` (which later waiters extend).
+        case lead(flightID: Int, deadline: WorkDeadline)
         /// Work for this key is under way.
         case follow
     }
@@ -21,14 +23,17 @@ struct FlightTable<Waiter, Work> {
 
     var count: Int { flights.count }
 
-    mutating func join(key: String, waiterID: Int, waiter: Waiter) -> Join {
-        if flights[key] != nil {
+    /// Joins the flight for `key`, or starts one; `deadline` is the waiter's own.
+    mutating func join(key: String, waiterID: Int, waiter: Waiter, deadline: ContinuousClock.Instant) -> Join {
+        if let flight = flights[key] {
             flights[key]?.waiters[waiterID] = waiter
+            flight.deadline.extend(to: deadline)
             return .follow
         }
         nextFlightID += 1
-        flights[key] = Flight(id: nextFlightID, waiters: [waiterID: waiter])
-        return .lead(flightID: nextFlightID)
+        let shared = WorkDeadline(deadline)
+        flights[key] = Flight(id: nextFlightID, waiters: [waiterID: waiter], deadline: shared)
+        return .lead(flightID: nextFlightID, deadline: shared)
     }
 
     /// Records the work of a flight; false when the flight is already gone (everyone left): cancel it.

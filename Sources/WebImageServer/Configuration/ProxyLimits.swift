@@ -39,8 +39,8 @@ extension ImageProxyConfiguration {
         public var download: Duration
         /// The most a source may stay silent while connecting or sending (then 504). Default 3 s.
         public var downloadIdle: Duration
-        /// The most decoding, transforming and encoding one result may take (then 503); a request waits at
-        /// most ``download`` plus this in all, queueing included. Default 10 s.
+        /// The most a request may take from its arrival to its answer: the wait for a worker, the download and
+        /// the processing (then 503), as imgproxy's `IMGPROXY_TIMEOUT`. Default 10 s.
         public var processing: Duration
 
         public init(download: Duration = .seconds(5), downloadIdle: Duration = .seconds(3),

@@ -7,9 +7,13 @@ public struct ProxyRequest: Sendable {
     public var accept: String?
     public var ifNoneMatch: String?
     public var ifModifiedSince: String?
+    /// When the request arrived: the processing timeout counts from here, queue included (imgproxy's
+    /// `IMGPROXY_TIMEOUT`). Default: when the value is made.
+    public var arrival: ContinuousClock.Instant
 
     public init(isHead: Bool = false, target: String, accept: String? = nil, ifNoneMatch: String? = nil,
-                ifModifiedSince: String? = nil) {
+                ifModifiedSince: String? = nil, arrival: ContinuousClock.Instant = .now) {
+        self.arrival = arrival
         self.isHead = isHead
         self.target = target
         self.accept = accept

@@ -171,8 +171,8 @@ enum ServeOptions {
         .duration("download-idle-timeout", ["WEBIMAGE_DOWNLOAD_IDLE_TIMEOUT"],
                   "Most a source may stay silent, in seconds (then 504).",
                   field: "configuration.timeouts.downloadIdle", \.configuration.timeouts.downloadIdle),
-        .duration("processing-timeout", ["WEBIMAGE_PROCESSING_TIMEOUT"],
-                  "Most decoding, transforming and encoding one result may take, in seconds (then 503).",
+        .duration("processing-timeout", ["WEBIMAGE_PROCESSING_TIMEOUT", "IMGPROXY_TIMEOUT"],
+                  "Most a request may take from its arrival, queue and download included, in seconds (then 503).",
                   field: "configuration.timeouts.processing", \.configuration.timeouts.processing),
     ]
 
