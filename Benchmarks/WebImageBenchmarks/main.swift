@@ -26,6 +26,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("deadline", DeadlineBenchmark.run),
     ("s3", S3Benchmark.run),
     ("tracing", TracingBenchmark.run),
+    ("library-logs", LibraryLogsBenchmark.run),
     ("serve-limit", ServeLimitBenchmark.run),
 ]
 

@@ -1,9 +1,9 @@
-import Foundation
+import WebImage
 
 /// Writing to the standard streams.
 package enum Console {
-    /// Writes one line to stderr.
+    /// Writes one line to stderr (the original stream while the C libraries' output is captured).
     package static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardErrorOutput.write(line + "\n")
     }
 }

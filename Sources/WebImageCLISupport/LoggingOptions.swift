@@ -1,14 +1,17 @@
 import ArgumentParser
 import Logging
 import Synchronization
+import WebImage
 import WebImageServer
 
-/// `--log-level LEVEL`: what the library logs (swift-log) on stderr.
+/// `--log-level LEVEL`: what the library logs (swift-log) on stderr; the C libraries' own lines (libjxl's
+/// failure traces, GLib's warnings) from `debug`.
 ///
 /// Default `error`: the commands report each failed URL themselves, so the library's warnings (a 404, bytes
 /// that do not decode) would only repeat them; disk write failures still show.
 package struct LoggingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("What the library logs on stderr, from this level up.", valueName: "LEVEL"))
+    @Option(help: ArgumentHelp("What the library logs on stderr, from this level up (the C libraries' own lines at debug).",
+                               valueName: "LEVEL"))
     package var logLevel: Logger.Level = .error
 
     package init() {}
@@ -34,7 +37,7 @@ package enum LogFormat: String, Sendable, CaseIterable {
     /// A handler for `label` in this format; every value from outside stays on its line.
     package func handler(label: String) -> any LogHandler {
         switch self {
-        case .text: EscapingLogHandler(StreamLogHandler.standardError(label: label))
+        case .text: EscapingLogHandler(StreamLogHandler(label: label, stream: StandardErrorOutput.Stream()))
         case .json: JSONLogHandler(label: label)
         case .gcp: JSONLogHandler(label: label, style: .gcp)
         }
@@ -42,7 +45,8 @@ package enum LogFormat: String, Sendable, CaseIterable {
 }
 
 /// Bootstraps swift-log at most once per process: a second `LoggingSystem.bootstrap` is a crash. URLs and
-/// error texts from outside cannot forge lines, in any ``LogFormat``.
+/// error texts from outside cannot forge lines, in any ``LogFormat``; nor can the C libraries, whose lines
+/// become `debug` records of the same log (``LibraryLogs``, installed here).
 package enum LoggingBootstrap {
     private static let done = Mutex(false)
 
@@ -54,6 +58,11 @@ package enum LoggingBootstrap {
                 var handler = format.handler(label: label)
                 handler.logLevel = level
                 return handler
+            }
+            do {
+                try LibraryLogs.install()
+            } catch {
+                Logger(label: LibraryLogs.loggerLabel).warning("the C libraries' output stays unlogged: \(error)")
             }
         }
     }

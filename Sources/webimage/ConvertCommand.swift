@@ -39,7 +39,10 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var limits: InputLimit
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
+        logging.bootstrap()
         try reportingFailures(subject: input) {
             let target = try OutputFormat.resolve(format, path: output)
             let options = try encodeOptions(animated: OutputFormat.keepsAnimation(target))

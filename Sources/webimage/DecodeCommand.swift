@@ -38,7 +38,10 @@ struct DecodeCommand: ParsableCommand {
 
     @OptionGroup var limits: InputLimit
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
+        logging.bootstrap()
         try reportingFailures(subject: file) {
             let kind = try OutputKind(path: output)
             let thumbnail = try thumbnail?.value("--thumbnail", about: file, hint: OptionHint.size)

@@ -20,7 +20,10 @@ struct InfoCommand: ParsableCommand {
 
     @OptionGroup var limits: InputLimit
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
+        logging.bootstrap()
         try reportingFailures(subject: file) {
             let summary = try ImageInput.summary(of: try limits.read(file), from: file)
             print(json ? try JSONOutput.text(summary) : summary.text(file: file))

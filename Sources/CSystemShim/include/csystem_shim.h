@@ -27,4 +27,18 @@ int webimage_spawn_close_from(posix_spawn_file_actions_t *actions, int low);
 int webimage_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[], const char *directory,
                    int in, int out, int err, int new_group);
 
+/// While standard error is captured (descriptor 2 a pipe whose read end is `pending`, non-blocking, and the
+/// stream it replaced kept as `original`): on SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGTRAP, puts
+/// `original` back as descriptor 2, writes there the last 4 KiB the capture read (``webimage_crash_remember``)
+/// and what `pending` still holds (a runtime's error message, a panic's), then runs the handler the signal had
+/// before (Swift's backtracer, which then writes to `original`) or its default action. Installed once; a later
+/// call changes the two descriptors. 0, or -1 with errno.
+int webimage_crash_restores_stderr(int original, int pending);
+
+/// Keeps `count` bytes the capture read among the last 4 KiB a crash writes out (from the capture's thread only).
+void webimage_crash_remember(const void *bytes, size_t count);
+
+/// Stops the handlers above from touching any descriptor (the capture ended); they still pass signals on.
+void webimage_crash_keeps_stderr(void);
+
 #endif

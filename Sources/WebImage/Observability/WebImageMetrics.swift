@@ -25,6 +25,8 @@
 /// | `swiftwebimage_encode_duration_seconds` | timer | `format` | successful encodes for the disk cache |
 /// | `swiftwebimage_prefetch_finished_total` | counter | – | prefetched URLs dealt with (skipped included) |
 /// | `swiftwebimage_prefetch_skipped_total` | counter | – | prefetched URLs that gave no image |
+/// | `swiftwebimage_library_log_lines_total` | counter | `library` | lines the C libraries wrote (``LibraryLogs``) |
+/// | `swiftwebimage_library_log_lines_dropped_total` | counter | `library` | those past the rate, not logged |
 public enum WebImageMetrics {
     /// Counter, dimension ``Dimension/tier``: a query answered from that tier. The manager's synchronous
     /// memory lookup counts too; a disk query shared by concurrent callers counts once per caller.
@@ -66,6 +68,12 @@ public enum WebImageMetrics {
     public static let prefetchFinished = "swiftwebimage_prefetch_finished_total"
     /// Counter: URLs of prefetch batches that gave no image (failed, cancelled, or never started).
     public static let prefetchSkipped = "swiftwebimage_prefetch_skipped_total"
+    /// Counter, dimension ``Dimension/library``: lines the C libraries wrote once ``LibraryLogs`` is installed
+    /// (GLib messages and lines captured from standard error), logged or not.
+    public static let libraryLogLines = "swiftwebimage_library_log_lines_total"
+    /// Counter, dimension ``Dimension/library``: of those, the lines past ``LibraryLogLimits``' rate, dropped
+    /// whatever the log level.
+    public static let libraryLogLinesDropped = "swiftwebimage_library_log_lines_dropped_total"
 
     /// The dimension names.
     public enum Dimension {
@@ -77,6 +85,8 @@ public enum WebImageMetrics {
         public static let code = "code"
         /// An ``ImageFormat`` raw value: `jpeg`, `png`, `gif`, `webp`, …
         public static let format = "format"
+        /// A ``LibraryLogMessage/library``: `libjxl`, `dav1d`, `poppler`, `pango`, …, `unidentified`.
+        public static let library = "library"
     }
 
     /// The values of ``Dimension/tier``.

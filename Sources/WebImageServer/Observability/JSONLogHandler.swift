@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Synchronization
+import WebImage
 
 /// One JSON object per line (`--log-format json`, imgproxy's `IMGPROXY_LOG_FORMAT=json`; `gcp` names the level
 /// `severity`, as Google Cloud Logging reads it): `time` (ISO 8601, UTC, milliseconds), `level`, `logger` (the
@@ -76,10 +76,9 @@ public struct JSONLogHandler: LogHandler {
         Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 
-    private static let lock = Mutex(())
-
-    /// Writes `line` to stderr in one call, lines of several threads never interleaved.
+    /// Writes `line` to stderr in one call (``StandardErrorOutput``: the original stream while the C libraries'
+    /// output is captured), lines of several threads never interleaved.
     public static let standardError: @Sendable (String) -> Void = { line in
-        lock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
+        StandardErrorOutput.write(line)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,7 +36,7 @@ final class ProgressDisplay: Sendable {
     init(total: Int, overallLabel: String, enabled: Bool) {
         self.total = total
         self.overallLabel = overallLabel
-        self.enabled = enabled && isatty(STDERR_FILENO) == 1
+        self.enabled = enabled && StandardErrorOutput.isTerminal
     }
 
     /// Bytes arrived for item `index`.
@@ -66,7 +67,7 @@ final class ProgressDisplay: Sendable {
             defer { state.drawnLines = 0 }
             return Self.erase(state.drawnLines)
         }
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardErrorOutput.write(text)
     }
 
     private func redraw(force: Bool = false, _ change: (inout State) -> Void) {
@@ -82,7 +83,7 @@ final class ProgressDisplay: Sendable {
             state.drawnLines = lines.count
             return text
         }
-        if let text { FileHandle.standardError.write(Data(text.utf8)) }
+        if let text { StandardErrorOutput.write(text) }
     }
 
     /// One download: bar (when the size is known), bytes, rate and a shortened label.

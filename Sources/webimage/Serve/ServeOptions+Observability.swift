@@ -9,7 +9,8 @@ extension ServeOptions {
                   "On SIGTERM/SIGINT, how long requests under way may finish, in seconds.", field: "drainTimeout",
                   \.drainTimeout, minimum: 0),
         ServeOption(name: "log-level", variables: ["WEBIMAGE_LOG_LEVEL", "IMGPROXY_LOG_LEVEL"], kind: .value("LEVEL"),
-                    help: "What the server and library log on stderr, from this level up. Default warning.",
+                    help: "What the server and library log on stderr, from this level up (the C libraries' own lines "
+                        + "at debug). Default warning.",
                     field: "logLevel") { settings, given in
             let text = given.text.lowercased()
             guard let level = Logger.Level(rawValue: text == "warn" ? "warning" : text) else {

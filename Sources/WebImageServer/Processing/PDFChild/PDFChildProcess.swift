@@ -33,9 +33,12 @@ final class PDFChildProcess {
             close(outputPipe[1])
         }
         do {
-            // Named by the file `/proc/self/exe` stands for, as `ps` would show the service itself.
+            // Named by the file `/proc/self/exe` stands for, as `ps` would show the service itself. Its standard
+            // error (poppler's warnings through GLib's default writer, libjpeg's) is the service's while that is
+            // captured, so its lines are logged as a library's; never the raw stream.
             child = try SpawnedChild(rendering.executable.path, name: rendering.executable.resolvingSymlinksInPath().path,
-                                     rendering.arguments, stdin: inputPipe[0], stdout: outputPipe[1], ownProcessGroup: true)
+                                     rendering.arguments, stdin: inputPipe[0], stdout: outputPipe[1],
+                                     stderr: LibraryLogs.standardErrorForChildren, ownProcessGroup: true)
         } catch {
             close(inputPipe[1])
             close(outputPipe[0])
