@@ -4,9 +4,10 @@ import FoundationNetworking
 #endif
 import Testing
 import TestSupport
+import WebImage
 
 /// What the C libraries print about corrupt files (libjxl's failure traces, dav1d's messages, GLib's warnings
-/// from pango under librsvg, poppler's errors, libjpeg's warnings in the service's PDF child) never reaches standard error as it is: `webimage serve
+/// from pango under librsvg, poppler's errors, libjpeg's warnings in the service's PDF child, lcms2's) never reaches standard error as it is: `webimage serve
 /// --log-format json` keeps every line JSON under a burst of such sources, the excess over the rate counted, and
 /// the commands print their one-line failure alone unless asked for `--log-level debug`.
 @Suite struct LibraryOutputTests {
@@ -38,9 +39,16 @@ import TestSupport
         let dct = try #require(jpegInPDF.range(of: Data("/DCTDecode".utf8)))
         let stream = try #require(jpegInPDF.range(of: Data("stream\n".utf8), in: dct.upperBound..<jpegInPDF.endIndex))
         jpegInPDF.replaceSubrange(stream.upperBound + 4000..<stream.upperBound + 4002, with: [0xFF, 0xD9])
+        // lcms2, through its error handler: a JPEG whose ICC profile is not one (it decodes, without the profile).
+        let grid = try CodersManager.shared.decode(try TestCorpus.data("webp/grid.png"), options: ImageDecodeOptions())
+        var badProfile = try CodersManager.shared.encode(grid, as: .jpeg, options: ImageEncodeOptions())
+        let profile = Data("ICC_PROFILE\0\u{1}\u{1}".utf8) + Data(repeating: 0x47, count: 300)
+        badProfile.insert(contentsOf: [0xFF, 0xE2, UInt8((profile.count + 2) >> 8), UInt8((profile.count + 2) & 0xFF)] + profile,
+                          at: 2)
         return [Sample(name: "broken.jxl", bytes: jxl, status: 422), Sample(name: "broken.avif", bytes: avif, status: 422),
                 Sample(name: "broken.tiff", bytes: tiff, status: 422), Sample(name: "negative.svg", bytes: svg, status: 200),
-                Sample(name: "broken.pdf", bytes: pdf, status: 422), Sample(name: "cut-jpeg.pdf", bytes: jpegInPDF, status: 200)]
+                Sample(name: "broken.pdf", bytes: pdf, status: 422), Sample(name: "cut-jpeg.pdf", bytes: jpegInPDF, status: 200),
+                Sample(name: "bad-profile.jpg", bytes: badProfile, status: 200)]
     }
 
     private static func inverting(_ data: inout Data, at offset: Int, count: Int) {
@@ -54,7 +62,7 @@ import TestSupport
         let started = ContinuousClock.now
         let serve = try await ServeProcess.start(["--local-root", root.url.path, "--pdf-sources", "--log-format", "json",
                                                   "--log-level", "debug"])
-        // 200 requests, a sixth per sample, each a new result (its width), 8 at a time.
+        // 200 requests, the samples in turn, each a new result (its width), 8 at a time.
         let statuses = try await withThrowingTaskGroup(of: (String, Int).self) { group in
             var statuses: [String: Set<Int>] = [:]
             for index in 0..<200 {
@@ -95,7 +103,7 @@ import TestSupport
             }
         }
         // Every library that printed was captured and named; the rate (5 a second after a burst of 10) held.
-        for library in ["libjxl", "dav1d", "pango", "poppler", "libjpeg"] { #expect(counts.lines[library, default: 0] > 0, "\(library)") }
+        for library in ["libjxl", "dav1d", "pango", "poppler", "libjpeg", "lcms2"] { #expect(counts.lines[library, default: 0] > 0, "\(library)") }
         #expect(counts.lines.keys.contains("unidentified") == false)
         let total = counts.lines.values.reduce(0, +), dropped = counts.dropped.values.reduce(0, +)
         #expect(dropped > 0)

@@ -2,12 +2,15 @@ import CLCMS2
 
 /// lcms2 plumbing shared by the colour code.
 enum LittleCMS {
-    /// The context every profile and transform is made in. Its error handler drops lcms2's messages: lcms2
-    /// reports every failure through return values too, a broken profile in a downloaded image is ordinary
-    /// input, and the default handler would write to stderr.
+    /// The context every profile and transform is made in. Its error handler hands lcms2's messages to
+    /// ``LibraryMessages`` (nowhere unless the program routes them): lcms2 reports every failure through return
+    /// values too, a broken profile in a downloaded image is ordinary input, and the default handler would write
+    /// to stderr.
     nonisolated(unsafe) static let context: cmsContext? = {
         let context = cmsCreateContext(nil, nil)
-        cmsSetLogErrorHandlerTHR(context) { _, _, _ in }
+        cmsSetLogErrorHandlerTHR(context) { _, _, text in
+            LibraryMessages.send(LibraryLogMessage(library: "lcms2", text: text.map { String(cString: $0) } ?? ""))
+        }
         return context
     }()
 

@@ -5,22 +5,22 @@ import Synchronization
 /// GLib's default writer prints warnings and criticals on standard error, in its own format; poppler reports
 /// each damaged part of a PDF as an info message, which that writer prints only under `G_MESSAGES_DEBUG`.
 public enum GLibLogWriter {
-    private static let handler = Mutex<(@Sendable (LibraryLogMessage) -> Void)?>(nil)
+    private static let installed = Mutex(false)
 
-    /// Sends every message GLib logs in this process, whatever its domain and level, to `handler` instead of
-    /// GLib's default writer. GLib takes one writer per process and only from the program, never from a library:
-    /// the app calls this (`webimage` and its service do, through `LibraryLogs`); a later call replaces the
-    /// handler only. `handler` runs on the thread that logged, inside the library's call.
-    public static func route(to handler: @escaping @Sendable (LibraryLogMessage) -> Void) {
-        let first = self.handler.withLock { current in
-            defer { current = handler }
-            return current == nil
+    /// Sends every message GLib logs in this process, whatever its domain and level, to ``LibraryMessages``
+    /// instead of GLib's default writer. GLib takes one writer per process and only from the program, never from
+    /// a library: the app calls this (`webimage` and its service do, through `LibraryLogs`); later calls do
+    /// nothing.
+    public static func install() {
+        let first = installed.withLock { installed in
+            defer { installed = true }
+            return !installed
         }
         if first { g_log_set_writer_func(writer, nil, nil) }
     }
 
     private static let writer: GLogWriterFunc = { _, fields, count, _ in
-        guard let fields, let handler = GLibLogWriter.handler.withLock({ $0 }) else { return G_LOG_WRITER_HANDLED }
+        guard let fields else { return G_LOG_WRITER_HANDLED }
         var domain = "glib", text = ""
         for field in UnsafeBufferPointer(start: fields, count: Int(count)) {
             switch field.key.map({ String(cString: $0) }) {
@@ -30,7 +30,7 @@ public enum GLibLogWriter {
             }
         }
         while text.last?.isNewline == true { text.removeLast() }
-        handler(LibraryLogMessage(library: domain, text: text))
+        LibraryMessages.send(LibraryLogMessage(library: domain, text: text))
         return G_LOG_WRITER_HANDLED
     }
 

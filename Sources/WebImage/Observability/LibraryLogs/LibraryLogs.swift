@@ -8,11 +8,11 @@ import Metrics
 import Synchronization
 import WebImageCodecs
 
-/// What the C libraries write about their work, as records of the program's log: GLib's messages (librsvg with
-/// pango and cairo, poppler) through GLib's log writer, and whatever else reaches standard error (libjxl's
-/// failure traces, dav1d's messages: libavif 0.11 gives no access to dav1d's logger; libjpeg's warnings inside
-/// poppler) through a capture of descriptor 2. libtiff's and lcms2's messages never get there: their per-handle
-/// and per-context handlers take them.
+/// What the C libraries write about their work, as records of the program's log: the messages their hooks hand
+/// over (``LibraryMessages``: GLib's log writer for librsvg with pango and cairo and for poppler, lcms2's error
+/// handler), and whatever else reaches standard error (libjxl's failure traces, dav1d's messages: libavif 0.11
+/// gives no access to dav1d's logger; libjpeg's warnings inside poppler) through a capture of descriptor 2.
+/// libtiff's messages never get there: its per-handle handlers make them the decode's error.
 ///
 /// Both hooks are the process's, so the program installs them, once: `webimage` and its service do; importing
 /// `WebImage` changes nothing. Each line is a `debug` record with its library as the `library` metadata, cut to
@@ -32,13 +32,14 @@ public enum LibraryLogs {
     /// Installs both hooks; while they are installed a second call changes nothing. The program's own lines must
     /// then be written through ``StandardErrorOutput`` (anything else written on descriptor 2 is logged as a
     /// library's line). The lines already written when the process exits are logged before it does (a second at
-    /// most). Throws when descriptor 2 cannot be replaced; GLib's messages are routed all the same.
+    /// most). Throws when descriptor 2 cannot be replaced; the hooks' messages are routed all the same.
     public static func install(logger: Logger = Logger(label: loggerLabel), limits: LibraryLogLimits = LibraryLogLimits(),
                                metricsFactory: any MetricsFactory = MetricsSystem.factory) throws {
         try state.withLock { state in
             guard state.capture == nil else { return }
             let recorder = LibraryLogRecorder(logger: logger, limits: limits, metricsFactory: metricsFactory)
-            GLibLogWriter.route { recorder.record($0) }
+            LibraryMessages.route { recorder.record($0) }
+            GLibLogWriter.install()
             state.capture = try StandardErrorCapture(maxLineBytes: limits.maxLineBytes) { line in
                 recorder.record(CapturedLineOrigin.message(line))
             }
@@ -50,8 +51,8 @@ public enum LibraryLogs {
     }
 
     /// Ends the capture: descriptor 2 is the original stream again, once the lines already written are logged
-    /// (waiting up to `timeout`). Runs at exit by itself. GLib's messages stay routed (GLib takes one writer per
-    /// process); a later ``install(logger:limits:metricsFactory:)`` captures again.
+    /// (waiting up to `timeout`). Runs at exit by itself. The hooks' messages stay routed (GLib takes one writer
+    /// per process); a later ``install(logger:limits:metricsFactory:)`` captures again.
     public static func finish(waitingUpTo timeout: Duration = .seconds(1)) {
         let capture = state.withLock { state in
             defer { state.capture = nil }
