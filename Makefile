@@ -14,7 +14,7 @@ TEST_PARALLELISM ?= 8
 # Seconds each fuzz target runs in `make fuzz`.
 FUZZ_SECONDS ?= 60
 
-.PHONY: demo test setup consumer fuzz
+.PHONY: demo test setup consumer fuzz image image-test
 
 setup:
 	@bash Scripts/setup.sh
@@ -33,3 +33,15 @@ consumer: setup
 # The libFuzzer targets of Fuzz/ (a package of their own), each run for FUZZ_SECONDS; fails on any crash.
 fuzz: setup
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash Fuzz/run.sh
+
+# The service as an OCI image (linux/amd64): webimage in release on a Debian bookworm minbase root made by
+# mmdebstrap, written as an oci-archive in .build-image/ (its path is the last line printed, with its sizes and
+# layer digests before it). Needs root (mmdebstrap, podman) and Debian's archive; no registry.
+image: setup
+	@bash Scripts/image/setup.sh
+	@bash Scripts/image/build.sh
+
+# Loads that archive into a fresh podman store and runs it as an operator does (Scripts/image/test.sh).
+image-test:
+	@bash Scripts/image/setup.sh
+	@bash Scripts/image/test.sh

@@ -5,8 +5,10 @@ import ServiceLifecycle
 import UnixSignals
 
 /// Runs an ``ImageProxy`` as an HTTP server until a signal (or ``triggerGracefulShutdown()``) stops it:
-/// then it stops accepting connections, `/ready` turns false, requests under way get up to `drainTimeout`
-/// to finish, and the proxy's downloader and workers are released.
+/// then `/ready` answers 503 and new work is refused at once, the listeners stay open while results begun
+/// before are still being made (so readiness probes see the 503 rather than a refused connection), then they
+/// stop accepting connections; all of it, requests under way included, gets up to `drainTimeout`, and the
+/// proxy's downloader and workers are released.
 public final class ImageProxyServer: Sendable {
     let proxy: ImageProxy
     let group: ServiceGroup
@@ -46,10 +48,10 @@ public final class ImageProxyServer: Sendable {
                                           onListening(host, real)
                                       })
         application.logger.logLevel = .warning
-        // A group stops its services in reverse order: the given ones last.
+        // A group stops its services in reverse order, each after the one before has ended: the drain notice
+        // first (appended last, below), the given ones last.
         var services = services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
-            + [ServiceGroupConfiguration.ServiceConfiguration(service: application),
-               ServiceGroupConfiguration.ServiceConfiguration(service: DrainNotice(proxy: proxy))]
+            + [ServiceGroupConfiguration.ServiceConfiguration(service: application)]
         if let metrics {
             let routes = operatorPage.map { page in
                 proxy.recentRequests.startRecording()
@@ -63,6 +65,7 @@ public final class ImageProxyServer: Sendable {
                 onMetricsListening(metrics.host, real)
             }))
         }
+        services.append(.init(service: DrainNotice(proxy: proxy)))
         var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: signals,
                                                       logger: application.logger)
         configuration.maximumGracefulShutdownDuration = drainTimeout
@@ -86,12 +89,17 @@ public final class ImageProxyServer: Sendable {
     }
 }
 
-/// Turns `/ready` false and refuses new work as soon as the graceful shutdown starts.
+/// Turns `/ready` false and refuses new work as soon as the graceful shutdown starts, then ends once the
+/// results begun before are made: until then the group stops nothing else, so the listeners stay open.
 private struct DrainNotice: Service {
     let proxy: ImageProxy
 
     func run() async throws {
         try? await gracefulShutdown()
         proxy.stopAccepting()
+        // No result starts once stopping, so the count only falls; the group's drain deadline cancels the wait.
+        while proxy.resultsInProgress > 0, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
     }
 }

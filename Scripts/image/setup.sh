@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what `make image` and `make image-test` need on a Debian machine, only when it is missing (the
+# Swift toolchain and the build's own packages come from Scripts/setup.sh).
+#
+# mmdebstrap: the image's root filesystem, from Debian's archive. umoci: the OCI image from its layers.
+# skopeo: the oci-archive, and reading it back. podman with runc: the image test (runc, not crun, which refuses
+# cgroups in hybrid mode). binutils: readelf (the binary's NEEDED entries) and strip.
+set -euo pipefail
+
+packages=(mmdebstrap umoci skopeo podman runc binutils python3)
+
+have_all() {
+    local tool
+    for tool in mmdebstrap umoci skopeo podman runc readelf strip python3; do
+        command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] || return 1
+    done
+}
+
+if have_all; then exit 0; fi
+
+echo "Installing Debian packages: ${packages[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update
+$sudo apt-get install -y --no-install-recommends "${packages[@]}"
