@@ -45,10 +45,6 @@ install_moto() {
 
 if have_all; then install_moto; exit 0; fi
 
-echo "Installing Debian packages: ${packages[*]}" >&2
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update
-$sudo apt-get install -y --no-install-recommends "${packages[@]}"
+source "$(dirname "$0")/apt-install.sh"
+apt_install "${packages[@]}"
 install_moto

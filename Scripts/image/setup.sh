@@ -21,9 +21,5 @@ have_all() {
 
 if have_all; then exit 0; fi
 
-echo "Installing Debian packages: ${packages[*]}" >&2
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update
-$sudo apt-get install -y --no-install-recommends "${packages[@]}"
+source "$(dirname "$0")/../apt-install.sh"
+apt_install "${packages[@]}"
