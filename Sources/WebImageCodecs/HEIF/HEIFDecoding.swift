@@ -49,10 +49,10 @@ enum HEIFDecoding {
         let type = heif_image_handle_get_color_profile_type(handle)
         if type == heif_color_profile_type_nclx {
             var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-            guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else {
-                return nil
-            }
-            defer { heif_nclx_color_profile_free(nclx) }
+            let error = heif_image_handle_get_nclx_color_profile(handle, &nclx)
+            // libheif hands out the profile before it checks the code points: freed on failure too.
+            defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+            guard error.code == heif_error_Ok, let nclx else { return nil }
             return .nclx(NCLXColor(primaries: UInt16(clamping: nclx.pointee.color_primaries.rawValue),
                                    transfer: UInt16(clamping: nclx.pointee.transfer_characteristics.rawValue)))
         }
