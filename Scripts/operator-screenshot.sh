@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes Docs/operator-page.png (the README's screenshot): `webimage serve` (the debug build) in front of a local
+# Makes Docs/operator-page.png (the screenshot on Docs/Operations.md): `webimage serve` (the debug build) in front of a local
 # origin of two corpus images, about a hundred requests, then headless chromium on the operator page with its
 # builder filled. Uses fixed loopback ports 18930-18932.
 set -euo pipefail
