@@ -22,7 +22,9 @@ import WebImageCore
 /// absolute reference (`<image href="/etc/passwd">`, `file://`, `http://`, XInclude, CSS `@import` draw
 /// nothing and fetch nothing); only `data:` URLs, which are inline bytes, are loaded. librsvg's own limits stay
 /// on (never `RSVG_HANDLE_FLAG_UNLIMITED`): libxml2's entity-amplification and depth checks, its caps on
-/// elements and on references followed while rendering.
+/// elements and on references followed while rendering. A document whose text librsvg would lay out too tall
+/// for pango (it aborts the process there) is refused, by ``decode(_:options:)`` and ``header(_:)`` alike
+/// (``SVGTextGuard``: a run's font size × lines within 262,144 user units).
 ///
 /// ```swift
 /// let icon = try SVGCoder().decode(svg, options: .init(thumbnailPixelSize: PixelSize(width: 64, height: 64)))

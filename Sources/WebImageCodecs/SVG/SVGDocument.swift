@@ -3,7 +3,8 @@ import Foundation
 import WebImageCore
 
 /// A parsed SVG document: a librsvg handle read from memory with no base file (so no reference outside the
-/// bytes resolves) and librsvg's limits on, at libvips' 72 DPI.
+/// bytes resolves) and librsvg's limits on, at libvips' 72 DPI. A document whose text would abort librsvg when
+/// laid out (``SVGTextGuard``) is refused here, before anything can draw or measure it.
 final class SVGDocument {
     /// libvips' default (`svgload`'s `dpi`), so physical units give imgproxy's sizes.
     static let dpi = 72.0
@@ -11,7 +12,21 @@ final class SVGDocument {
     let handle: UnsafeMutablePointer<RsvgHandle>
 
     init(_ data: Data) throws {
-        handle = try data.withUnsafeBytes { bytes in
+        let handle = try Self.load(data)
+        do {
+            // After librsvg: its XML reading refuses what libxml2 would only recover from, so the check reads
+            // the same elements.
+            try SVGTextGuard.check(data)
+        } catch {
+            g_object_unref(UnsafeMutableRawPointer(handle))
+            throw error
+        }
+        self.handle = handle
+        rsvg_handle_set_dpi(handle, Self.dpi)
+    }
+
+    private static func load(_ data: Data) throws -> UnsafeMutablePointer<RsvgHandle> {
+        try data.withUnsafeBytes { bytes in
             var error: UnsafeMutablePointer<GError>?
             // The stream borrows the bytes: it lives only inside this closure. No base file: nothing resolves.
             let stream = g_memory_input_stream_new_from_data(bytes.baseAddress, gssize(bytes.count), nil)
@@ -22,7 +37,6 @@ final class SVGDocument {
             }
             return handle
         }
-        rsvg_handle_set_dpi(handle, Self.dpi)
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
