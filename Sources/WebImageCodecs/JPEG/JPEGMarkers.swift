@@ -3,7 +3,7 @@ import WebImageCore
 /// What the marker segments before the first scan say that the JPEG libraries do not report.
 ///
 /// TurboJPEG exposes neither the EXIF (or XMP) orientation, the ICC profile (APP2) nor the Adobe APP14 marker (which says
-/// CMYK samples are stored inverted), so they are read here from the raw bytes; the scan stops at the first SOS.
+/// CMYK samples are stored inverted), so they are read here from the raw bytes, up to the first SOS.
 struct JPEGMarkers: Equatable {
     /// The EXIF orientation (tag 274 of IFD0), else XMP's `tiff:Orientation`, else `.up`.
     var orientation: ImageOrientation { exifOrientation ?? xmpOrientation ?? .up }
@@ -13,7 +13,8 @@ struct JPEGMarkers: Equatable {
     private var xmpOrientation: ImageOrientation?
     /// An Adobe APP14 segment is present: CMYK samples are stored as 255 − ink.
     var hasAdobeMarker = false
-    /// The bytes ran out before the first scan's data starts (a file cut inside its header).
+    /// The walk ended before a complete scan header: mostly a file cut inside its header (also EOI, or a length
+    /// under 2, before any scan).
     var endsBeforeScan = true
     /// The APP2 `ICC_PROFILE` chunks seen.
     private var icc = JPEGICCProfile()
@@ -21,50 +22,26 @@ struct JPEGMarkers: Equatable {
     /// The embedded ICC profile, nil when there is none or a chunk is missing.
     var iccProfile: [UInt8]? { icc.bytes }
 
-    /// Scans the segments of the JPEG in `bytes` (which starts with SOI). Never traps on bad input.
+    /// Reads the segments of the JPEG in `bytes` (which starts with SOI) up to the first scan header, with
+    /// ``JPEGSegmentIterator``'s recovery rules. Never traps on bad input.
     init(scanning bytes: UnsafeRawBufferPointer) {
-        var index = 2
         var sawEXIF = false, sawXMP = false
-        while index < bytes.count {
-            // Markers are 0xFF then a code; any number of 0xFF fill bytes may precede the code, and
-            // libjpeg skips stray bytes between segments, so do the same.
-            guard bytes[index] == 0xFF else { index += 1; continue }
-            while index < bytes.count && bytes[index] == 0xFF { index += 1 }
-            guard index < bytes.count else { return }
-            let code = bytes[index]
-            index += 1
-            switch code {
-            case 0x00, 0x01, 0xD0...0xD8:
-                continue  // stuffed byte, TEM, restart markers, SOI: no length
-            case 0xD9:
-                return  // EOI before any scan
-            case 0xDA:
-                // The scan header itself must be complete too.
-                if index + 2 <= bytes.count {
-                    endsBeforeScan = index + (Int(bytes[index]) << 8 | Int(bytes[index + 1])) > bytes.count
-                }
-                return
-            default:
-                break
-            }
-            guard index + 2 <= bytes.count else { return }
-            let length = Int(bytes[index]) << 8 | Int(bytes[index + 1])
-            guard length >= 2 else { return }
-            let body = index + 2, end = index + length
-            guard end <= bytes.count else { return }
-            let segment = UnsafeRawBufferPointer(rebasing: bytes[body..<end])
-            if code == 0xE1 && !sawEXIF, let tiff = EXIFOrientation.tiffPayload(ofAPP1: segment) {
+        for segment in JPEGSegmentIterator(bytes) {
+            let body = segment.body(in: bytes), marker = segment.marker
+            if marker == JPEGMarker.app1 && !sawEXIF, let tiff = EXIFOrientation.tiffPayload(ofAPP1: body) {
                 sawEXIF = true
                 exifOrientation = EXIFOrientation.value(tiff: tiff)
-            } else if code == 0xE1 && !sawXMP, let packet = XMPOrientation.packet(ofAPP1: segment) {
+            } else if marker == JPEGMarker.app1 && !sawXMP, let packet = XMPOrientation.packet(ofAPP1: body) {
                 sawXMP = true
                 xmpOrientation = XMPOrientation.read(packet: packet)
-            } else if code == 0xE2 {
-                icc.add(app2: segment)
-            } else if code == 0xEE && segment.count >= 12 && segment.starts(with: "Adobe".utf8) {
+            } else if marker == JPEGMarker.app2 {
+                icc.add(app2: body)
+            } else if marker == JPEGMarker.app14 && body.count >= 12 && body.starts(with: "Adobe".utf8) {
                 hasAdobeMarker = true
+            } else if marker == JPEGMarker.sos {
+                // The walk hands out SOS only when its header is complete.
+                endsBeforeScan = false
             }
-            index = end
         }
     }
 }

@@ -10,28 +10,20 @@ enum JPEGMetadata {
     private static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
     private static let maxSegmentBody = 65_533
 
-    /// The metadata in `bytes` (a whole JPEG); nil when it has none. Never traps on bad input.
+    /// The metadata in `bytes` (a whole JPEG); nil when it has none. The segments are walked by
+    /// ``JPEGSegmentIterator``, as for the orientation. Never traps on bad input.
     static func read(_ bytes: UnsafeRawBufferPointer) -> ImageMetadata? {
         var metadata = ImageMetadata()
-        var index = 2
-        while index + 4 <= bytes.count, bytes[index] == 0xFF {
-            let code = bytes[index + 1]
-            if code == 0xFF { index += 1; continue }
-            // SOS or EOI: no metadata segment comes after; markers without a length carry none.
-            if code == 0xDA || code == 0xD9 { break }
-            if code == 0x01 || (0xD0...0xD8).contains(code) { index += 2; continue }
-            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
-            guard length >= 2, index + 2 + length <= bytes.count else { break }
-            let body = UnsafeRawBufferPointer(rebasing: bytes[index + 4 ..< index + 2 + length])
-            if code == 0xE1, metadata.exif == nil, body.starts(with: exifHeader) {
+        for segment in JPEGSegmentIterator(bytes) {
+            let body = segment.body(in: bytes), marker = segment.marker
+            if marker == JPEGMarker.app1, metadata.exif == nil, body.starts(with: exifHeader) {
                 let tiff = Data(body[exifHeader.count...])
                 if EXIFFilter.isReadable(tiff) { metadata.exif = tiff }
-            } else if code == 0xE1, metadata.xmp == nil, let packet = XMPOrientation.packet(ofAPP1: body) {
+            } else if marker == JPEGMarker.app1, metadata.xmp == nil, let packet = XMPOrientation.packet(ofAPP1: body) {
                 metadata.xmp = Data(packet)
-            } else if code == 0xED, metadata.iptc == nil, let iptc = PhotoshopResources.iptc(inAPP13: body) {
+            } else if marker == JPEGMarker.app13, metadata.iptc == nil, let iptc = PhotoshopResources.iptc(inAPP13: body) {
                 metadata.iptc = Data(iptc)
             }
-            index += 2 + length
         }
         return metadata.isEmpty ? nil : metadata
     }
@@ -40,9 +32,9 @@ enum JPEGMetadata {
     /// included, for whichever `metadata` has and fits in a segment.
     static func segments(for metadata: ImageMetadata, orientation: ImageOrientation) -> [UInt8] {
         var output: [UInt8] = []
-        if let exif = metadata.exif(for: orientation) { output += segment(0xE1, exifHeader + exif) }
-        if let xmp = metadata.xmp { output += segment(0xE1, XMPOrientation.app1Header + xmp) }
-        if let iptc = metadata.iptc { output += segment(0xED, PhotoshopResources.app13Body(iptc: [UInt8](iptc))) }
+        if let exif = metadata.exif(for: orientation) { output += segment(JPEGMarker.app1, exifHeader + exif) }
+        if let xmp = metadata.xmp { output += segment(JPEGMarker.app1, XMPOrientation.app1Header + xmp) }
+        if let iptc = metadata.iptc { output += segment(JPEGMarker.app13, PhotoshopResources.app13Body(iptc: [UInt8](iptc))) }
         return output
     }
 

@@ -5,12 +5,9 @@ import CRSVG
 import Foundation
 import WebImageCore
 
-/// Where a PDF page is rasterised: its size in pixels from the options, and the render onto a cleared cairo
-/// surface that is the result's own storage.
+/// Where a PDF page is rasterised: its size in pixels from the options, and the render onto a cleared
+/// ``CairoRaster`` (a cairo surface that is the result's own storage).
 enum PDFRasterizer {
-    /// cairo's image surfaces hold at most 32767 pixels a side.
-    static let maxSide = 32767
-
     /// The raster a page of `points` is drawn on: its size and the scale from points to its pixels.
     struct Raster {
         var size: PixelSize
@@ -55,56 +52,24 @@ enum PDFRasterizer {
     /// Throws before anything is allocated when `size` is over the options' pixel limit or cairo's side limit.
     static func check(_ size: PixelSize, options: ImageDecodeOptions) throws {
         try options.checkPixelCount(width: size.width, height: size.height)
-        guard size.width <= maxSide, size.height <= maxSide else {
+        guard size.width <= CairoRaster.maxSide, size.height <= CairoRaster.maxSide else {
             throw WebImageError.badImageData(.corrupt(
-                "a \(size.width)x\(size.height) PDF raster is over cairo's \(maxSide)-pixel side"))
+                "a \(size.width)x\(size.height) PDF raster is over cairo's \(CairoRaster.maxSide)-pixel side"))
         }
     }
 
-    /// Renders `page` onto `raster` on a transparent background, into straight RGBA8.
+    /// Renders `page` onto `raster` (a ``CairoRaster``) on a transparent background, into straight RGBA8.
     static func render(_ page: OpaquePointer, on raster: Raster, store: inout RasterStore) throws -> PixelBuffer {
         let size = raster.size
         return try store.fill(width: size.width, height: size.height) { raw in
-            raw.initializeMemory(as: UInt8.self, repeating: 0)
-            let data = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let surface = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(size.width),
-                                                              Int32(size.height), Int32(size.width * 4))
-            defer { cairo_surface_destroy(surface) }
-            let context = cairo_create(surface)
-            defer { cairo_destroy(context) }
-            guard cairo_status(context) == CAIRO_STATUS_SUCCESS else {
-                throw WebImageError.badImageData(.corrupt("cairo cannot draw on a \(size.width)x\(size.height) surface"))
+            let failure = CairoRaster.draw(into: raw, size: size) { context in
+                cairo_scale(context, raster.scaleX, raster.scaleY)
+                poppler_page_render(page, context)
+                return nil
             }
-            cairo_scale(context, raster.scaleX, raster.scaleY)
-            poppler_page_render(page, context)
-            cairo_surface_flush(surface)
-            CairoPixels.makeStraightRGBA(UnsafeMutableBufferPointer(start: data, count: raw.count))
-        }
-    }
-}
-
-/// cairo's `ARGB32` (premultiplied, one native-endian 32-bit word a pixel: B, G, R, A in memory on the
-/// little-endian machines Swift on Linux runs on) turned in place into the model's straight RGBA8.
-enum CairoPixels {
-    static func makeStraightRGBA(_ pixels: UnsafeMutableBufferPointer<UInt8>) {
-        var i = 0
-        while i + 3 < pixels.count {
-            let alpha = UInt32(pixels[i + 3])
-            let blue = pixels[i], red = pixels[i + 2]
-            if alpha == 255 {
-                pixels[i] = red
-                pixels[i + 2] = blue
-            } else if alpha != 0 {
-                pixels[i] = unpremultiply(red, alpha)
-                pixels[i + 1] = unpremultiply(pixels[i + 1], alpha)
-                pixels[i + 2] = unpremultiply(blue, alpha)
+            if let failure {
+                throw WebImageError.badImageData(.corrupt("cannot draw on a \(size.width)x\(size.height) surface: \(failure)"))
             }
-            i += 4
         }
-    }
-
-    @inline(__always)
-    private static func unpremultiply(_ value: UInt8, _ alpha: UInt32) -> UInt8 {
-        UInt8(min(255, (UInt32(value) * 255 + alpha / 2) / alpha))
     }
 }
