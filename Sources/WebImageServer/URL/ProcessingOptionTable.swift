@@ -1,25 +1,8 @@
 import WebImage
 
-/// One imgproxy processing option, declared once: its names (the full one first, then the aliases), what its
-/// arguments set in ``ProcessingOptions``, and how it reaches the result.
-struct ProcessingOptionSpec: Sendable {
-    /// How an option reaches the answer.
-    enum Effect: Sendable, Equatable {
-        /// It changes the image: its fields are part of the result key and of processing.
-        case image
-        /// It changes only the result key (a new cache entry), never the pixels.
-        case keyOnly
-        /// It is handled per request — checked before any work, or written into the answer's headers — and
-        /// changes neither key nor image; the reason says how.
-        case request(String)
-    }
-
-    let names: [String]
-    let effect: Effect
-    let apply: @Sendable (OptionArguments, inout ProcessingOptions) throws(ProxyError) -> Void
-}
-
-/// Every processing option the service takes, and those it refuses by name.
+/// Every processing option the service takes, and those it refuses by name. Each declaration says how the
+/// option enters the result key: the fields it owns (`key: .fields(...)`, or the field `single` and `flag` set),
+/// or nil where other options own its fields (`resize`, `size`) or its effect is `.request`.
 enum ProcessingOptionTable {
     static let all: [ProcessingOptionSpec] = geometry + output + filters + request + headers + security
 
@@ -28,7 +11,8 @@ enum ProcessingOptionTable {
         uniqueKeysWithValues: all.flatMap { spec in spec.names.map { ($0, spec) } })
 
     static let geometry: [ProcessingOptionSpec] = [
-        spec(["resize", "rs"]) { arguments, options throws(ProxyError) in
+        // Shorthands: `resizing_type`, `width`, `height`, `enlarge` and `extend` own their fields in the key.
+        spec(["resize", "rs"], key: nil) { arguments, options throws(ProxyError) in
             try arguments.count(1...8)
             try arguments.set(0, &options.resizingType, arguments.resizingType)
             try arguments.set(1, &options.width, arguments.dimension)
@@ -36,38 +20,31 @@ enum ProcessingOptionTable {
             try arguments.set(3, &options.enlarge, arguments.boolean)
             try extensionRule(arguments, from: 4, into: &options.extend)
         },
-        spec(["size", "s"]) { arguments, options throws(ProxyError) in
+        spec(["size", "s"], key: nil) { arguments, options throws(ProxyError) in
             try arguments.count(1...7)
             try arguments.set(0, &options.width, arguments.dimension)
             try arguments.set(1, &options.height, arguments.dimension)
             try arguments.set(2, &options.enlarge, arguments.boolean)
             try extensionRule(arguments, from: 3, into: &options.extend)
         },
-        spec(["resizing_type", "rt"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.resizingType, arguments.resizingType)
+        single(["resizing_type", "rt"], \.resizingType) { arguments, text throws(ProxyError) in
+            try arguments.resizingType(text)
         },
-        spec(["width", "w"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.width, arguments.dimension)
-        },
-        spec(["height", "h"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.height, arguments.dimension)
-        },
+        single(["width", "w"], \.width) { arguments, text throws(ProxyError) in try arguments.dimension(text) },
+        single(["height", "h"], \.height) { arguments, text throws(ProxyError) in try arguments.dimension(text) },
         flag(["enlarge", "el"], \.enlarge),
-        spec(["extend", "ex"]) { arguments, options throws(ProxyError) in
+        spec(["extend", "ex"], key: .fields(\.extend)) { arguments, options throws(ProxyError) in
             try arguments.count(1...4)
             try extensionRule(arguments, from: 0, into: &options.extend)
         },
-        spec(["extend_aspect_ratio", "extend_ar", "exar"]) { arguments, options throws(ProxyError) in
+        spec(["extend_aspect_ratio", "extend_ar", "exar"], key: .fields(\.extendAspectRatio))
+        { arguments, options throws(ProxyError) in
             try arguments.count(1...4)
             try extensionRule(arguments, from: 0, into: &options.extendAspectRatio)
         },
-        spec(["min-width", "mw"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.minWidth, arguments.dimension)
-        },
-        spec(["min-height", "mh"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.minHeight, arguments.dimension)
-        },
-        spec(["zoom", "z"]) { arguments, options throws(ProxyError) in
+        single(["min-width", "mw"], \.minWidth) { arguments, text throws(ProxyError) in try arguments.dimension(text) },
+        single(["min-height", "mh"], \.minHeight) { arguments, text throws(ProxyError) in try arguments.dimension(text) },
+        spec(["zoom", "z"], key: .fields(\.zoomX, \.zoomY)) { arguments, options throws(ProxyError) in
             try arguments.count(1...2)
             func zoom(_ text: Substring) throws(ProxyError) -> Double {
                 let value = try arguments.number(text, in: 0...100)
@@ -78,7 +55,7 @@ enum ProcessingOptionTable {
             options.zoomY = options.zoomX
             try arguments.set(1, &options.zoomY, zoom)
         },
-        spec(["padding", "pd"]) { arguments, options throws(ProxyError) in
+        spec(["padding", "pd"], key: .fields(\.padding)) { arguments, options throws(ProxyError) in
             try arguments.count(1...4)
             func side(_ index: Int) throws(ProxyError) -> Int? {
                 index < arguments.values.count && !arguments.values[index].isEmpty
@@ -90,17 +67,16 @@ enum ProcessingOptionTable {
             options.padding = ProcessingOptions.Padding(top: top, right: right, bottom: try side(2) ?? top,
                                                         left: try side(3) ?? right)
         },
-        spec(["dpr"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.dpr) { text throws(ProxyError) in
-                let value = try arguments.number(text)
-                guard value > 0, value <= 8 else { throw .badRequest("dpr must be above 0 and at most 8, not \(text)") }
-                return value
-            }
+        single(["dpr"], \.dpr) { arguments, text throws(ProxyError) in
+            let value = try arguments.number(text)
+            guard value > 0, value <= 8 else { throw .badRequest("dpr must be above 0 and at most 8, not \(text)") }
+            return value
         },
-        spec(["gravity", "g"]) { arguments, options throws(ProxyError) in
+        spec(["gravity", "g"], key: .fields(\.gravity, \.gravityOffsetX, \.gravityOffsetY))
+        { arguments, options throws(ProxyError) in
             (options.gravity, options.gravityOffsetX, options.gravityOffsetY) = try arguments.gravity(arguments.values)
         },
-        spec(["crop", "c"]) { arguments, options throws(ProxyError) in
+        spec(["crop", "c"], key: .fields(\.crop)) { arguments, options throws(ProxyError) in
             try arguments.count(1...5)
             var crop = ProcessingOptions.Crop(width: try arguments.cropSide(arguments.values[0]),
                                               height: arguments.values.count > 1
@@ -111,7 +87,7 @@ enum ProcessingOptionTable {
             }
             options.crop = crop
         },
-        spec(["trim", "t"]) { arguments, options throws(ProxyError) in
+        spec(["trim", "t"], key: .fields(\.trim)) { arguments, options throws(ProxyError) in
             try arguments.count(1...4)
             var trim = ProcessingOptions.Trim(threshold: try arguments.number(arguments.values[0], in: 0...255))
             if arguments.values.count > 1, !arguments.values[1].isEmpty {
@@ -124,14 +100,12 @@ enum ProcessingOptionTable {
             try arguments.set(3, &trim.equalVertical, arguments.boolean)
             options.trim = trim
         },
-        spec(["rotate", "rot"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.rotate) { text throws(ProxyError) in
-                let angle = try arguments.integer(text, in: -3600...3600)
-                guard angle % 90 == 0 else { throw .badRequest("rotate takes a multiple of 90, not \(text)") }
-                return (angle % 360 + 360) % 360
-            }
+        single(["rotate", "rot"], \.rotate) { arguments, text throws(ProxyError) in
+            let angle = try arguments.integer(text, in: -3600...3600)
+            guard angle % 90 == 0 else { throw .badRequest("rotate takes a multiple of 90, not \(text)") }
+            return (angle % 360 + 360) % 360
         },
-        spec(["flip", "fl"]) { arguments, options throws(ProxyError) in
+        spec(["flip", "fl"], key: .fields(\.flipHorizontally, \.flipVertically)) { arguments, options throws(ProxyError) in
             try arguments.count(1...2)
             try arguments.set(0, &options.flipHorizontally, arguments.boolean)
             try arguments.set(1, &options.flipVertically, arguments.boolean)
@@ -140,10 +114,11 @@ enum ProcessingOptionTable {
     ]
 
     static let output: [ProcessingOptionSpec] = [
-        spec(["quality", "q"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.quality) { text throws(ProxyError) in try arguments.integer(text, in: 0...100) }
-        },
-        spec(["format_quality", "fq"]) { arguments, options throws(ProxyError) in
+        // With none, ResultKey writes the service's qualities (QualityDefaults) in its place.
+        single(["quality", "q"], \.quality) { arguments, text throws(ProxyError) in try arguments.integer(text, in: 0...100) },
+        // Read only when the URL gives no quality.
+        spec(["format_quality", "fq"], key: .fields(\.formatQuality, when: { $0.quality == 0 }))
+        { arguments, options throws(ProxyError) in
             guard !arguments.values.isEmpty, arguments.values.count.isMultiple(of: 2) else {
                 throw .badRequest("format_quality takes pairs of format and quality")
             }
@@ -152,18 +127,17 @@ enum ProcessingOptionTable {
                 options.formatQuality[format] = try arguments.integer(arguments.values[index + 1], in: 0...100)
             }
         },
-        spec(["format", "f", "ext"]) { arguments, options throws(ProxyError) in
+        // The key's format bucket (FormatChoice) stands for it, with the URL's extension and Accept.
+        spec(["format", "f", "ext"], key: nil) { arguments, options throws(ProxyError) in
             try arguments.single(&options.format, arguments.format)
         },
-        spec(["max_bytes", "mb"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.maxBytes) { text throws(ProxyError) in
-                try arguments.integer(text, in: 0...Int(Int32.max))
-            }
+        single(["max_bytes", "mb"], \.maxBytes) { arguments, text throws(ProxyError) in
+            try arguments.integer(text, in: 0...Int(Int32.max))
         },
-        spec(["background", "bg"]) { arguments, options throws(ProxyError) in
+        spec(["background", "bg"], key: .fields(\.background)) { arguments, options throws(ProxyError) in
             options.background = try arguments.background(arguments.values)
         },
-        spec(["skip_processing", "skp"]) { arguments, options throws(ProxyError) in
+        spec(["skip_processing", "skp"], key: .fields(\.skipProcessing)) { arguments, options throws(ProxyError) in
             guard !arguments.values.isEmpty else { throw .badRequest("skip_processing needs at least one format") }
             options.skipProcessing = try Set(arguments.values.map { text throws(ProxyError) in
                 guard let format = ImageFormat(fileExtension: String(text)), format != .undefined else {
@@ -174,13 +148,17 @@ enum ProcessingOptionTable {
         },
         flag(["strip_metadata", "sm"], \.stripMetadata),
         flag(["strip_color_profile", "scp"], \.stripColorProfile),
-        flag(["keep_copyright", "kcr"], \.keepCopyright),
+        // The copyright is kept or not only from stripped metadata.
+        spec(["keep_copyright", "kcr"], key: .fields(\.keepCopyright, when: { $0.stripMetadata }))
+        { arguments, options throws(ProxyError) in
+            try arguments.single(&options.keepCopyright, arguments.boolean)
+        },
         flag(["enforce_thumbnail", "eth"], \.enforceThumbnail),
         flag(["raw"], \.raw),
     ]
 
     static let filters: [ProcessingOptionSpec] = [
-        spec(["watermark", "wm"]) { arguments, options throws(ProxyError) in
+        spec(["watermark", "wm"], key: .fields(\.watermark)) { arguments, options throws(ProxyError) in
             try arguments.count(1...5)
             var watermark = ProcessingOptions.Watermark(opacity: try arguments.number(arguments.values[0], in: 0...1))
             if arguments.values.count > 1, !arguments.values[1].isEmpty {
@@ -197,31 +175,24 @@ enum ProcessingOptionTable {
             try arguments.set(4, &watermark.scale) { text throws(ProxyError) in try arguments.number(text, in: 0...1) }
             options.watermark = watermark.opacity > 0 ? watermark : nil
         },
-        spec(["pixelate", "pix"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.pixelate) { text throws(ProxyError) in try arguments.integer(text, in: 0...1000) }
+        single(["pixelate", "pix"], \.pixelate) { arguments, text throws(ProxyError) in
+            try arguments.integer(text, in: 0...1000)
         },
-        spec(["blur", "bl"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.blur) { text throws(ProxyError) in try arguments.number(text, in: 0...100) }
-        },
-        spec(["sharpen", "sh"]) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.sharpen) { text throws(ProxyError) in try arguments.number(text, in: 0...100) }
-        },
+        single(["blur", "bl"], \.blur) { arguments, text throws(ProxyError) in try arguments.number(text, in: 0...100) },
+        single(["sharpen", "sh"], \.sharpen) { arguments, text throws(ProxyError) in try arguments.number(text, in: 0...100) },
     ]
 
     static let request: [ProcessingOptionSpec] = [
-        spec(["cachebuster", "cb"], effect: .keyOnly) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.cacheBuster) { String($0) }
-        },
-        spec(["expires", "exp"], effect: .request("an expired URL answers 404 before any work; a live one is the same image"))
-        { arguments, options throws(ProxyError) in
-            try arguments.single(&options.expires) { text throws(ProxyError) in try arguments.integer(text, in: 0...Int.max) }
-        },
+        single(["cachebuster", "cb"], \.cacheBuster, effect: .keyOnly) { _, text in String(text) },
+        single(["expires", "exp"], \.expires,
+               effect: .request("an expired URL answers 404 before any work; a live one is the same image"))
+        { arguments, text throws(ProxyError) in try arguments.integer(text, in: 0...Int.max) },
     ]
 
     /// The answer's headers: `filename` (plain, or base64url when its second argument is true) and
     /// `return_attachment`.
     static let headers: [ProcessingOptionSpec] = [
-        spec(["filename", "fn"], effect: .request("only the Content-Disposition header, written per answer"))
+        spec(["filename", "fn"], effect: .request("only the Content-Disposition header, written per answer"), key: nil)
         { arguments, options throws(ProxyError) in
             try arguments.count(1...2)
             var encoded = false
@@ -240,32 +211,32 @@ enum ProcessingOptionTable {
             }
             options.filename = name
         },
-        spec(["return_attachment", "att"], effect: .request("only the Content-Disposition header, written per answer"))
-        { arguments, options throws(ProxyError) in
-            try arguments.single(&options.returnAttachment, arguments.boolean)
-        },
+        single(["return_attachment", "att"], \.returnAttachment,
+               effect: .request("only the Content-Disposition header, written per answer"))
+        { arguments, text throws(ProxyError) in try arguments.boolean(text) },
     ]
 
     /// imgproxy's per-URL security options: only where the operator allows them, and only lowering its limits.
     static let security: [ProcessingOptionSpec] = [
-        securitySpec(["max_src_resolution", "msr"]) { arguments, options throws(ProxyError) in
-            let megapixels = try arguments.number(arguments.values[0], in: 0...1_000_000)
+        securitySpec(["max_src_resolution", "msr"], \.security.maxSourcePixels) { arguments, text throws(ProxyError) in
+            let megapixels = try arguments.number(text, in: 0...1_000_000)
             guard megapixels > 0 else { throw .badRequest("max_src_resolution must be above 0") }
-            options.security.maxSourcePixels = Int(megapixels * 1_000_000)
+            return Int(megapixels * 1_000_000)
         },
-        securitySpec(["max_src_file_size", "msfs"]) { arguments, options throws(ProxyError) in
-            options.security.maxSourceBytes = try arguments.integer(arguments.values[0], in: 1...Int(Int32.max))
+        securitySpec(["max_src_file_size", "msfs"], \.security.maxSourceBytes) { arguments, text throws(ProxyError) in
+            try arguments.integer(text, in: 1...Int(Int32.max))
         },
-        securitySpec(["max_animation_frames", "maf"]) { arguments, options throws(ProxyError) in
-            options.security.maxAnimationFrames = try arguments.integer(arguments.values[0], in: 1...100_000)
+        securitySpec(["max_animation_frames", "maf"], \.security.maxAnimationFrames) { arguments, text throws(ProxyError) in
+            try arguments.integer(text, in: 1...100_000)
         },
-        securitySpec(["max_animation_frame_resolution", "mafr"]) { arguments, options throws(ProxyError) in
-            let megapixels = try arguments.number(arguments.values[0], in: 0...1_000_000)
+        securitySpec(["max_animation_frame_resolution", "mafr"], \.security.maxAnimationFramePixels)
+        { arguments, text throws(ProxyError) in
+            let megapixels = try arguments.number(text, in: 0...1_000_000)
             guard megapixels > 0 else { throw .badRequest("max_animation_frame_resolution must be above 0") }
-            options.security.maxAnimationFramePixels = Int(megapixels * 1_000_000)
+            return Int(megapixels * 1_000_000)
         },
-        securitySpec(["max_result_dimension", "mrd"]) { arguments, options throws(ProxyError) in
-            options.security.maxResultDimension = try arguments.integer(arguments.values[0], in: 1...arguments.maxDimension)
+        securitySpec(["max_result_dimension", "mrd"], \.security.maxResultDimension) { arguments, text throws(ProxyError) in
+            try arguments.integer(text, in: 1...arguments.maxDimension)
         },
     ]
 
@@ -289,34 +260,6 @@ enum ProcessingOptionTable {
         if let spec = byName[name] { return spec }
         if refusedPro.contains(name) { throw .badRequest("processing option '\(name)' is an imgproxy Pro option") }
         throw .badRequest("unknown processing option '\(name)'")
-    }
-
-    /// A security option: one argument, refused unless the operator allows security options.
-    private static func securitySpec(_ names: [String],
-                                     _ apply: @escaping @Sendable (OptionArguments, inout ProcessingOptions) throws(ProxyError) -> Void)
-        -> ProcessingOptionSpec {
-        spec(names) { arguments, options throws(ProxyError) in
-            // 403, as imgproxy's SecurityOptionsError: the URL is well formed, the operator forbids the option.
-            guard arguments.allowsSecurityOptions else {
-                throw .forbidden("\(arguments.name) is a security option, and this service does not accept them "
-                                  + "(--allow-security-options, IMGPROXY_ALLOW_SECURITY_OPTIONS)")
-            }
-            try arguments.count(1...1)
-            try apply(arguments, &options)
-        }
-    }
-
-    /// A switch: one boolean argument (`1`, `t`, `true` or `0`, `f`, `false`) setting `field`.
-    private static func flag(_ names: [String], _ field: WritableKeyPath<ProcessingOptions, Bool> & Sendable) -> ProcessingOptionSpec {
-        spec(names) { arguments, options throws(ProxyError) in
-            try arguments.single(&options[keyPath: field], arguments.boolean)
-        }
-    }
-
-    private static func spec(_ names: [String], effect: ProcessingOptionSpec.Effect = .image,
-                             _ apply: @escaping @Sendable (OptionArguments, inout ProcessingOptions) throws(ProxyError) -> Void)
-        -> ProcessingOptionSpec {
-        ProcessingOptionSpec(names: names, effect: effect, apply: apply)
     }
 
     /// An extension (`extend`, `extend_aspect_ratio`, and `resize`'s and `size`'s last arguments): on or off,

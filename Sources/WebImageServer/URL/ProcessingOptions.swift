@@ -135,7 +135,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var extendAspectRatio: Extension?
     /// Default none.
     public var padding = Padding()
-    /// The side of the squares the result is pixelated into (times `dpr`); 0 or 1 (the default): none.
+    /// The side of the squares the result is pixelated into, in result pixels (not times `dpr`, as in imgproxy);
+    /// 0 or 1 (the default): none.
     public var pixelate = 0
     /// Gaussian blur's standard deviation in pixels; 0 (the default) leaves the image sharp.
     public var blur = 0.0

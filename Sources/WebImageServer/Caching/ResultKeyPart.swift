@@ -1,0 +1,38 @@
+/// How one processing option enters the result key: the fields of ``ProcessingOptions`` it owns (each field
+/// has one owner, so options that write the same fields — `resize`, `size`, `width` — give the same key) and
+/// their text, nothing while they keep their defaults.
+struct ResultKeyPart: Sendable {
+    /// The fields this part stands for.
+    let fields: [PartialKeyPath<ProcessingOptions> & Sendable]
+    /// The part's text; nil when it adds nothing.
+    let text: @Sendable (ProcessingOptions) -> String?
+
+    /// `paths`' values, `:`-separated, when any differs from its default and `condition` (when given) holds.
+    static func fields<each Value: ResultKeyValue>(_ paths: repeat KeyPath<ProcessingOptions, each Value> & Sendable,
+                                                  when condition: (@Sendable (ProcessingOptions) -> Bool)? = nil)
+        -> ResultKeyPart {
+        var fields: [PartialKeyPath<ProcessingOptions> & Sendable] = []
+        var readers: [@Sendable (ProcessingOptions) -> (text: String, isDefault: Bool)] = []
+        for path in repeat each paths {
+            fields.append(path)
+            readers.append { options in
+                let value = options[keyPath: path]
+                return (value.keyText, value == defaults[keyPath: path])
+            }
+        }
+        return ResultKeyPart(fields: fields) { [readers] options in
+            guard condition?(options) ?? true else { return nil }
+            let values = readers.map { $0(options) }
+            return values.allSatisfy(\.isDefault) ? nil : values.map(\.text).joined(separator: ":")
+        }
+    }
+
+    private static let defaults = ProcessingOptions()
+}
+
+/// A value as it is written in the result key. Different values have different texts, none holds `/` or `|`
+/// (which separate the key's parts), and a `:` inside one only where its first characters say how many follow,
+/// so the `:`-separated fields of a part cannot be read two ways.
+protocol ResultKeyValue: Equatable, Sendable {
+    var keyText: String { get }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import WebImage
+
+// The texts of the values processing options hold (``ResultKeyValue``).
+
+extension Int: ResultKeyValue {
+    var keyText: String { String(self) }
+}
+
+extension Double: ResultKeyValue {
+    /// Swift's shortest text that reads back as the same number.
+    var keyText: String { description }
+}
+
+extension Bool: ResultKeyValue {
+    var keyText: String { self ? "1" : "0" }
+}
+
+extension String: ResultKeyValue {
+    /// Percent-encoded but for letters, digits and `._~`: no separator, and `-` stays the mark of nil.
+    var keyText: String {
+        addingPercentEncoding(withAllowedCharacters: Self.unescaped) ?? self
+    }
+
+    private static let unescaped = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._~"))
+}
+
+extension Optional: ResultKeyValue where Wrapped: ResultKeyValue {
+    /// `-`, which no value's text is.
+    var keyText: String { map(\.keyText) ?? "-" }
+}
+
+extension Set: ResultKeyValue where Element == ImageFormat {
+    var keyText: String { map(\.rawValue).sorted().joined(separator: ",") }
+}
+
+extension Dictionary: ResultKeyValue where Key == ImageFormat, Value == Int {
+    var keyText: String { map { "\($0.key.rawValue)=\($0.value)" }.sorted().joined(separator: ",") }
+}
+
+extension RGBAColor: ResultKeyValue {
+    var keyText: String { "\(red).\(green).\(blue).\(alpha)" }
+}
+
+extension ProcessingOptions.ResizingType: ResultKeyValue {
+    var keyText: String { rawValue }
+}
+
+extension ProcessingOptions.Gravity: ResultKeyValue {
+    /// The case's name; a focus point `fp:x:y`.
+    var keyText: String {
+        switch self {
+        case .focusPoint(let x, let y): "fp:\(x.keyText):\(y.keyText)"
+        default: String(describing: self)
+        }
+    }
+}
+
+extension ProcessingOptions.Crop: ResultKeyValue {
+    var keyText: String { "\(width.keyText):\(height.keyText):\(gravity.keyText):\(offsetX.keyText):\(offsetY.keyText)" }
+}
+
+extension ProcessingOptions.Extension: ResultKeyValue {
+    var keyText: String { "\(gravity.keyText):\(offsetX.keyText):\(offsetY.keyText)" }
+}
+
+extension ProcessingOptions.Padding: ResultKeyValue {
+    var keyText: String { "\(top):\(right):\(bottom):\(left)" }
+}
+
+extension ProcessingOptions.Watermark: ResultKeyValue {
+    var keyText: String {
+        "\(opacity.keyText):\(replicates.keyText):\(gravity.keyText):\(offsetX.keyText):\(offsetY.keyText):\(scale.keyText)"
+    }
+}
+
+extension ProcessingOptions.Trim: ResultKeyValue {
+    var keyText: String {
+        "\(threshold.keyText):\(color.keyText):\(equalHorizontal.keyText):\(equalVertical.keyText)"
+    }
+}
