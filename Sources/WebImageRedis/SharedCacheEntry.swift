@@ -4,12 +4,13 @@ import WebImage
 /// One value of the shared tier: encoded image bytes with the format, ETag and Last-Modified a server needs,
 /// framed so a reader can tell a whole, well-formed value from a torn or foreign one.
 ///
-/// Layout: `SWIC`, version 3, format (one byte), ETag length (2 bytes) and ETag, Last-Modified (8 bytes,
-/// whole seconds since 1970, 0 for none), payload length (4 bytes), payload, checksum (the first 16 bytes of
-/// the SHA-256 of everything before it); big-endian numbers. Values are written whole by one `SET`;
-/// ``init(decoding:)`` checks the checksum, every length and that the payload sniffs as the stated format (an
-/// SVGZ as SVG), so a value whose bytes changed after it was written is refused like a torn one. Values of
-/// earlier versions (no checksum) are refused too, so they are made again and overwritten.
+/// Layout: `SWIC`, version 3, format (one byte: `ImageFormat.sharedCacheCode`, a fixed table), ETag length
+/// (2 bytes) and ETag, Last-Modified (8 bytes, whole seconds since 1970, 0 for none), payload length (4 bytes),
+/// payload, checksum (the first 16 bytes of the SHA-256 of everything before it); big-endian numbers. Values are
+/// written whole by one `SET`; ``init(decoding:)`` checks the checksum, every length and that the payload sniffs
+/// as the stated format (an SVGZ as SVG), so a value whose bytes changed after it was written is refused like a
+/// torn one. Values of earlier versions (no checksum), and values whose format code no format has, are refused
+/// too, so they are made again and overwritten.
 public struct SharedCacheEntry: Sendable, Hashable {
     public var bytes: [UInt8]
     public var format: ImageFormat
@@ -33,7 +34,7 @@ public struct SharedCacheEntry: Sendable, Hashable {
     public var encoded: [UInt8] {
         let tag = Array((etag ?? "").utf8.prefix(Int(UInt16.max)))
         let seconds = UInt64(min(max(0, lastModified?.timeIntervalSince1970 ?? 0), Double(Self.latestSecond)))
-        var out = Self.magic + [Self.version, UInt8(ImageFormat.allCases.firstIndex(of: format) ?? 0)]
+        var out = Self.magic + [Self.version, format.sharedCacheCode]
         out += [UInt8(tag.count >> 8), UInt8(tag.count & 0xFF)] + tag
         out += stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: seconds >> UInt64($0)) }
         out += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: bytes.count >> $0) } + bytes
@@ -41,13 +42,12 @@ public struct SharedCacheEntry: Sendable, Hashable {
     }
 
     /// Reads a framed value; nil for anything torn, foreign, changed since it was written, of another
-    /// version, or whose payload is not the stated format.
+    /// version, of a format code no format has, or whose payload is not the stated format.
     public init?(decoding stored: [UInt8]) {
         guard stored.count >= 20 + ValueChecksum.size else { return nil }
         let value = stored[..<(stored.count - ValueChecksum.size)]
         guard ValueChecksum.of(value).elementsEqual(stored[value.endIndex...]), Array(value[0..<4]) == Self.magic,
-              value[4] == Self.version, Int(value[5]) < ImageFormat.allCases.count else { return nil }
-        let format = ImageFormat.allCases[Int(value[5])]
+              value[4] == Self.version, let format = ImageFormat(sharedCacheCode: value[5]) else { return nil }
         let tagLength = Int(value[6]) << 8 | Int(value[7])
         let dateStart = 8 + tagLength, lengthStart = dateStart + 8, payloadStart = lengthStart + 4
         guard value.count >= payloadStart else { return nil }
