@@ -102,10 +102,15 @@ let package = Package(
         .target(name: "AWSSigV4", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // Child processes started with posix_spawn and reaped: the service's PDF renderer, the tests' children.
         .target(name: "Spawning", dependencies: ["CSystemShim"]),
+        // The log handlers that keep every value on its line (escaped text, JSON): the service's and the command
+        // line's, without the service. WebImage for `StandardErrorOutput`, the stream the JSON lines go to.
+        .target(name: "WebImageLogging",
+                dependencies: ["WebImage", .product(name: "Logging", package: "swift-log")]),
         // The image service as a library: URL parsing, signatures, source policy, the processing pipeline and a
         // Hummingbird router any Hummingbird app can mount.
         .target(name: "WebImageServer",
-                dependencies: ["AWSSigV4", "WebImage", "WebImageRedis", "CLibXML2", "CSystemShim", "Spawning",
+                dependencies: ["AWSSigV4", "WebImage", "WebImageRedis", "WebImageLogging", "CLibXML2", "CSystemShim",
+                               "Spawning",
                                .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                // Its HTTP/1 child channel, wrapped to check the Host header.
@@ -116,6 +121,8 @@ let package = Package(
                                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                                .product(name: "Prometheus", package: "swift-prometheus"),
                                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                               // `Extractor` and `Injector`, which the trace-context carriers implement.
+                               .product(name: "Instrumentation", package: "swift-distributed-tracing"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOPosix", package: "swift-nio"),
@@ -124,12 +131,14 @@ let package = Package(
         // What the two executables share: one-line failures, file I/O, JSON, logging, `--transform`. Not a
         // product: its declarations are `package`, for this package's targets only.
         .target(name: "WebImageCLISupport",
-                dependencies: ["WebImage", "WebImageServer",
+                dependencies: ["WebImage", "WebImageLogging",
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The command-line tool: the libraries only.
         .executableTarget(name: "webimage",
                           dependencies: ["WebImage", "WebImageServer", "WebImageRedis", "WebImageCLISupport",
+                                         // `--use-s3`: its credentials are AWSSigV4's type.
+                                         "AWSSigV4",
                                          .product(name: "Logging", package: "swift-log"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Metrics", package: "swift-metrics"),
@@ -148,7 +157,9 @@ let package = Package(
         .executableTarget(name: "webimage-benchmarks",
                           dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL", "CTIFF",
                                          "CRSVG", "CPoppler", .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
-                                         "WebImageServer", "RedisTestSupport", "S3TestSupport", "AWSSigV4",
+                                         "WebImageServer", "WebImageRedis", "RedisTestSupport", "S3TestSupport",
+                                         "AWSSigV4",
+                                         .product(name: "NIOCore", package: "swift-nio"),
                                          .product(name: "Tracing", package: "swift-distributed-tracing"),
                                          .product(name: "Hummingbird", package: "hummingbird")],
                           path: "Benchmarks/WebImageBenchmarks"),
@@ -172,7 +183,9 @@ let package = Package(
         // A real S3-compatible server (`moto_server`) on a free loopback port: the S3 source tests' and the benchmarks'.
         .target(name: "S3TestSupport",
                 dependencies: ["RedisTestSupport", "TestSupport", "AWSSigV4",
-                               .product(name: "AsyncHTTPClient", package: "async-http-client")],
+                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio")],
                 path: "Tests/S3Support"),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"]),
@@ -187,23 +200,26 @@ let package = Package(
         // libtiff's own RGBA reader and write files with tags the encoder never writes; TurboJPEG for the large
         // progressive JPEGs the cancellation tests stop mid-decode.
         .testTarget(name: "WebImageCodecsTests",
-                    dependencies: ["WebImage", "TestSupport", "CHEIF", "CLCMS2", "CTIFF", "CTurboJPEG"],
+                    dependencies: ["WebImage", "WebImageCore", "WebImageCodecs", "TestSupport", "CHEIF", "CLCMS2",
+                                   "CTIFF", "CTurboJPEG"],
                     exclude: ["Fixtures"]),
         // The executables as dependencies: built next to the test bundle, where the tests run them.
-        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "WebImageServer", "webimage", "WebImageDemo",
-                                                           "WebImageCLISupport", "PeakRSS", "TestSupport",
-                                                           "RedisTestSupport"]),
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "WebImageServer", "WebImageRedis", "webimage",
+                                                           "WebImageDemo", "WebImageCLISupport", "PeakRSS",
+                                                           "TestSupport", "RedisTestSupport"]),
         // Child process for the CLI memory tests: runs a command and reports the command's own peak RSS.
         .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageManagerTests", dependencies: ["WebImage", "TestSupport"]),
         .testTarget(name: "WebImageServerTests",
-                    dependencies: ["WebImageServer", "AWSSigV4", "TestSupport", "RedisTestSupport", "S3TestSupport",
-                                   "URLPropertyChild",
+                    dependencies: ["WebImageServer", "WebImage", "WebImageRedis", "AWSSigV4", "TestSupport",
+                                   "RedisTestSupport", "S3TestSupport", "URLPropertyChild",
                                    "SSRFNamespaceChild",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "MetricsTestKit", package: "swift-metrics"),
                                    .product(name: "Prometheus", package: "swift-prometheus"),
+                                   .product(name: "Crypto", package: "swift-crypto"),
+                                   .product(name: "Tracing", package: "swift-distributed-tracing"),
                                    .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                                    .product(name: "NIOSSL", package: "swift-nio-ssl"),
                                    .product(name: "Hummingbird", package: "hummingbird"),
@@ -222,12 +238,15 @@ let package = Package(
                           dependencies: ["WebImage", "WebImageServer", "TestSupport",
                                          .product(name: "AsyncHTTPClient", package: "async-http-client")],
                           path: "Tests/SSRFNamespaceChild"),
-        .testTarget(name: "WebImageRedisTests", dependencies: ["WebImageRedis", "RedisTestSupport"]),
+        // TestSupport for the package's root: the fuzz seeds are read as values.
+        .testTarget(name: "WebImageRedisTests",
+                    dependencies: ["WebImageRedis", "WebImage", "RedisTestSupport", "TestSupport"]),
         // AWS's published SigV4 test suite (Tests/Corpus/sigv4).
         .testTarget(name: "AWSSigV4Tests", dependencies: ["AWSSigV4", "TestSupport"]),
-        // Logs and metrics of real loads, through a recording log handler and MetricsTestKit's factory.
+        // Logs and metrics of real loads, through a recording log handler and MetricsTestKit's factory; the log
+        // handlers of WebImageLogging.
         .testTarget(name: "WebImageObservabilityTests",
-                    dependencies: ["WebImage", "TestSupport",
+                    dependencies: ["WebImage", "WebImageLogging", "TestSupport",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "Metrics", package: "swift-metrics"),
                                    .product(name: "MetricsTestKit", package: "swift-metrics")]),

@@ -2,7 +2,7 @@ import ArgumentParser
 import Logging
 import Synchronization
 import WebImage
-import WebImageServer
+import WebImageLogging
 
 /// `--log-level LEVEL`: what the library logs (swift-log) on stderr; the C libraries' own lines (libjxl's
 /// failure traces, GLib's warnings) from `debug`.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Metrics
+import WebImageLogging
 
 /// The access log: one `info` line per request on ``ImageProxyConfiguration/accessLogger``, every field as
 /// metadata, and the in-flight meter of image and info requests.

@@ -1,7 +1,7 @@
 import Logging
 import Synchronization
 import Testing
-import WebImageServer
+import WebImageLogging
 
 /// The text swift-log's stream handler writes behind ``EscapingLogHandler``: one line per statement whatever
 /// the message, the metadata or the error carry.

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
-@testable import WebImageServer
+import WebImageLogging
 
 /// `--log-format json`/`gcp`: one JSON object per line, values from outside kept inside their strings.
 @Suite struct JSONLogHandlerTests {
