@@ -21,7 +21,7 @@ struct ProcessingPlan: Sendable, Hashable {
     var result: PixelSize { PixelSize(width: canvas.width, height: canvas.height) }
     /// The largest factor the source is scaled by in either direction (what decoding at a reduced size may use).
     var scale: Double
-    /// What sizes given in the URL (padding, pixelate) are multiplied by: `dpr`, lowered as the result is.
+    /// What sizes given in the URL (padding, watermark offsets) are multiplied by: `dpr`, lowered as the result is.
     var dprScale: Double
 
     /// The largest result allowed: a larger one is scaled down, keeping its aspect ratio, until it fits.
