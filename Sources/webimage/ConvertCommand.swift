@@ -45,7 +45,7 @@ struct ConvertCommand: ParsableCommand {
         logging.bootstrap()
         try reportingFailures(subject: input) {
             let target = try OutputFormat.resolve(format, path: output)
-            let options = try encodeOptions(animated: OutputFormat.keepsAnimation(target))
+            let options = try encodeOptions(animated: target.holdsAnimation)
             let data = try limits.read(input)
             // Decoded straight at the output size: an animation then keeps only scaled frames.
             let decodeOptions = ImageDecodeOptions(firstFrameOnly: options.firstFrameOnly,

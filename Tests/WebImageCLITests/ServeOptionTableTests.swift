@@ -162,16 +162,16 @@ import WebImage
         #expect(orphans.isEmpty, "no option sets \(orphans.sorted())")
     }
 
-    /// The README's flag table names every option and every variable.
-    @Test func theReadmeListsEveryOption() throws {
-        let readme = try String(contentsOf: TestCorpus.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `--") }
+    /// The service guide's flag table names every option and every variable.
+    @Test func theServiceGuideListsEveryOption() throws {
+        let guide = try String(contentsOf: TestCorpus.packageRoot.appendingPathComponent("Docs/Service.md"), encoding: .utf8)
+        let rows = guide.split(separator: "\n").filter { $0.hasPrefix("| `--") }
         for option in ServeOptions.all {
             let row = rows.first { row in
                 let flags = row.split(separator: "|").first ?? ""
                 return flags.contains("`\(option.flag) ") || flags.contains("`\(option.flag)`")
             }
-            #expect(row != nil, "no README row for \(option.flag)")
+            #expect(row != nil, "no row in Docs/Service.md for \(option.flag)")
             for variable in option.variables {
                 #expect(row?.contains("`\(variable)`") == true, "\(option.flag)'s row lacks \(variable)")
             }

@@ -133,7 +133,7 @@ import WebImage
                     + chunk("IDAT", ZlibZeros.stream(count: 64)) + chunk("IEND", []))
     }
 
-    /// Each hostile request: its kind, its path on the service and the status README.md documents for it.
+    /// Each hostile request: its kind, its path on the service and the status Docs/Service.md documents for it.
     static func hostileSources(originPort: Int) -> [(kind: String, path: String, status: Int)] {
         let base = "http://127.0.0.1:\(originPort)"
         let sources: [(String, String, Int)] = [

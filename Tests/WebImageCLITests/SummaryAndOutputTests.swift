@@ -65,10 +65,6 @@ import WebImage
         #expect(throws: CLIFailure.self) { try OutputFormat.resolve("tga", path: "x.png") }
         #expect(throws: CLIFailure.self) { try OutputFormat.resolve(nil, path: "x") }
         #expect(throws: CLIFailure.self) { try OutputFormat.resolve(nil, path: "x.xyz") }
-        #expect(OutputFormat.keepsAnimation(.gif) && OutputFormat.keepsAnimation(.png) && OutputFormat.keepsAnimation(.webp)
-            && OutputFormat.keepsAnimation(.avif))
-        #expect(!OutputFormat.keepsAnimation(.heic))
-        #expect(!OutputFormat.keepsAnimation(.jpeg))
         do {
             _ = try OutputFormat.resolve("tga", path: "out.png")
             Issue.record("expected a failure")

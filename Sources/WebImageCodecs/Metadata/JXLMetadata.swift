@@ -7,13 +7,12 @@ import WebImageCore
 ///
 /// Brotli-compressed metadata (`brob` boxes) is not read; a bare codestream has no metadata.
 enum JXLMetadata {
-    private static let signature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
     /// More boxes than this is not a real file; the rest are not looked at.
     private static let maxBoxes = 1_000
 
     /// The metadata of a JPEG XL file; nil when it has none. A box running past the end ends the walk.
     static func read(_ bytes: UnsafeRawBufferPointer) -> ImageMetadata? {
-        guard bytes.starts(with: signature) else { return nil }
+        guard bytes.starts(with: ImageFormat.jxlContainerSignature) else { return nil }
         func bigEndian(_ at: Int, _ count: Int) -> Int {
             bytes[at ..< at + count].reduce(0) { $0 << 8 | Int($1) }
         }

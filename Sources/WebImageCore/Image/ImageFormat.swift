@@ -7,8 +7,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case jxl
     /// Bytes that match no known signature.
     case undefined
-    /// Windows icon: a directory of PNG or BMP images. Declared last so the existing cases keep their positions in
-    /// ``allCases``, which the shared cache's entries store.
+    /// Windows icon: a directory of PNG or BMP images.
     case ico
 
     /// Sniffs the format from the first bytes, with SDWebImage's table.
@@ -61,8 +60,9 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// How many leading bytes the SVG rule reads at most (4 KB): what a sniffer of compressed SVG inflates.
     public static let svgSniffingLength = SVGSniffing.prefixLength
 
-    /// The first box of a JPEG XL container: a 12-byte `JXL ` box holding `0D 0A 87 0A`.
-    private static let jxlContainerSignature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
+    /// The first box of a JPEG XL container: a 12-byte `JXL ` box holding `0D 0A 87 0A` (also what the codecs'
+    /// JPEG XL metadata reader checks before walking the boxes).
+    package static let jxlContainerSignature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
 
     /// The most images an ICO directory is taken to hold when sniffing (real icons hold a handful).
     private static let maxIconCount = 512

@@ -41,7 +41,7 @@ struct FetchOutput {
         }
         var target = format ?? result.image.format
         if !CodersManager.shared.canEncode(to: target) { target = .png }
-        let animated = OutputFormat.keepsAnimation(target) && result.image.frameCount > 1
+        let animated = target.holdsAnimation && result.image.frameCount > 1
         let options = ImageEncodeOptions(quality: quality ?? 1, firstFrameOnly: !animated)
         return (try CodersManager.shared.encode(result.image, as: target, options: options), target)
     }

@@ -37,11 +37,6 @@ enum OutputFormat {
         }
     }
 
-    /// Whether `format` can hold an animation, so `convert` keeps every frame.
-    static func keepsAnimation(_ format: ImageFormat) -> Bool {
-        [.gif, .png, .webp, .avif, .jxl].contains(format)
-    }
-
     /// `image` scaled down to the longest side `format` holds (`Image.fitted(to:)`, the service's rule: an icon's
     /// 256 pixels, WebP's 16,383, …), saying so on standard error as `webimage: PATH: scaled WxH to WxH: …`.
     static func fitted(_ image: Image, to format: ImageFormat, path: String) -> Image {
