@@ -23,6 +23,7 @@ demo: setup
 	swift run $(SWIFT_FLAGS) webimage-demo
 
 test: setup
+	python3 Scripts/check-imports.py
 	swift build --build-tests $(SWIFT_FLAGS)
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_PARALLELISM) swift test $(SWIFT_FLAGS)
 
