@@ -206,7 +206,7 @@ let package = Package(
         // The executables as dependencies: built next to the test bundle, where the tests run them.
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImage", "WebImageServer", "WebImageRedis", "webimage",
                                                            "WebImageDemo", "WebImageCLISupport", "PeakRSS",
-                                                           "TestSupport", "RedisTestSupport"]),
+                                                           "TestSupport", "RedisTestSupport", "S3TestSupport"]),
         // Child process for the CLI memory tests: runs a command and reports the command's own peak RSS.
         .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),
         .testTarget(name: "WebImageLoadingTests", dependencies: ["WebImage", "TestSupport"]),
