@@ -90,8 +90,15 @@ public final class ImageProxy: Sendable {
                                   LocalSource(root: $0, maxBytes: configuration.limits.maxSourceBytes)
                               },
                               propagatesTraceContext: configuration.sources.propagatesTraceContext)
+        // The result store keeps its objects in its own store, or else in the S3 sources' one.
+        let store = configuration.caches.resultStore.flatMap { store in
+            (store.store ?? configuration.sources.s3).map {
+                ResultStore(configuration: store, store: $0, statistics: statistics,
+                            metricsFactory: configuration.instrumentation.metricsFactory)
+            }
+        }
         results = ResultCache(memoryLimit: configuration.caches.memoryBytes, disk: diskStore("results"), shared: shared,
-                              tracing: statistics.instruments.tracing)
+                              store: store, tracing: statistics.instruments.tracing)
         processor = ImageProcessor(coders: coders, maxSourcePixels: configuration.limits.maxSourcePixels,
                                    limits: ProcessingPlan.Limits(maxSide: configuration.limits.maxOutputSide,
                                                                  maxPixels: configuration.limits.maxOutputPixels),
@@ -131,13 +138,15 @@ public final class ImageProxy: Sendable {
         isStopping.store(true, ordering: .relaxed)
     }
 
-    /// Releases the downloader's connections, the worker threads and the shared tier's connections (after
-    /// its writes under way, at most about one Redis deadline).
+    /// Releases the downloader's connections, the worker threads, and the shared tier's and the result store's
+    /// connections (after their writes under way, at most about one Redis deadline and one store write deadline).
     public func shutdown() async {
         stopAccepting()
         try? await downloader.shutdown()
         await workers.shutdown()
-        await results.shared?.close()
+        async let shared: Void = results.shared?.close() ?? ()
+        await results.store?.close()
+        await shared
     }
 
     /// The answer to an image request (`GET`/`HEAD` on `/<signature>/<options>/<source>`); when the source

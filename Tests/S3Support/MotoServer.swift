@@ -61,27 +61,51 @@ public final class MotoServer: Sendable {
         }
     }
 
-    /// Writes `data` under `key` in `bucket` as a client of the store does: signed with the server's key, which
-    /// moto checks once its unsigned setup actions are spent.
-    public func put(_ key: String, _ data: Data, bucket: String) async throws {
-        let path = "/\(bucket)/\(key)"
+    /// Writes `data` under `key` in `bucket` with `metadata` (`x-amz-meta-NAME` headers) as a client of the store
+    /// does: signed with the server's key, which moto checks once its unsigned setup actions are spent.
+    public func put(_ key: String, _ data: Data, bucket: String, metadata: [String: String] = [:]) async throws {
+        let headers = metadata.sorted { $0.key < $1.key }.map { (name: "x-amz-meta-\($0.key)", value: $0.value) }
+        let (status, text, _) = try await signedCall(.PUT, "/\(bucket)/\(key)", body: data, headers: headers)
+        guard status == 200 else { throw Failure(description: "moto PUT /\(bucket)/\(key): \(status) \(String(decoding: text, as: UTF8.self))") }
+    }
+
+    /// The bytes under `key` in `bucket` and their `x-amz-meta-*` metadata (by name, without the prefix), or nil
+    /// when there is no such object.
+    public func object(_ key: String, bucket: String) async throws -> (data: Data, metadata: [String: String])? {
+        let (status, body, headers) = try await signedCall(.GET, "/\(bucket)/\(key)")
+        if status == 404 { return nil }
+        guard status == 200 else { throw Failure(description: "moto GET /\(bucket)/\(key): \(status)") }
+        let metadata = headers.filter { $0.name.lowercased().hasPrefix("x-amz-meta-") }
+            .map { (String($0.name.dropFirst("x-amz-meta-".count)).lowercased(), $0.value) }
+        return (body, Dictionary(metadata) { first, _ in first })
+    }
+
+    /// The names of the objects in `bucket` (the first thousand).
+    public func keys(bucket: String) async throws -> [String] {
+        let (status, body, _) = try await signedCall(.GET, "/\(bucket)")
+        let xml = String(decoding: body, as: UTF8.self)
+        guard status == 200 else { throw Failure(description: "moto list /\(bucket): \(status) \(xml)") }
+        return xml.components(separatedBy: "<Key>").dropFirst().compactMap { $0.components(separatedBy: "</Key>").first }
+    }
+
+    private func signedCall(_ method: HTTPMethod, _ path: String, body: Data? = nil,
+                            headers: [(name: String, value: String)] = []) async throws
+        -> (status: Int, body: Data, headers: [(name: String, value: String)]) {
         let host = "127.0.0.1:\(port)"
-        let payloadHash = SigV4Signer.payloadHash(of: data)
         let signer = SigV4Signer(credentials: .init(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey),
                                  region: "us-east-1")
-        let signed: [(name: String, value: String)] = [("Host", host), ("x-amz-content-sha256", payloadHash)]
-        let authentication = signer.authenticationHeaders(
-            for: SignableRequest(method: "PUT", path: path, headers: signed, payloadHash: payloadHash),
-            at: Date().timeIntervalSince1970)
+        let sent = signer.s3Headers(method: method.rawValue, host: host, path: path, headers: headers,
+                                    payloadHash: body.map { SigV4Signer.payloadHash(of: $0) } ?? SigV4Signer.emptyPayloadHash,
+                                    at: Date().timeIntervalSince1970)
         var request = HTTPClientRequest(url: "http://\(host)\(SigV4Signer.encodedPath(path))")
-        request.method = .PUT
-        for (name, value) in signed + authentication where name != "Host" { request.headers.add(name: name, value: value) }
-        request.body = .bytes(ByteBuffer(bytes: data))
+        request.method = method
+        for (name, value) in sent where name != "Host" { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { Task { try? await client.shutdown() } }
         let response = try await client.execute(request, timeout: .seconds(10))
-        let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
-        guard response.status == .ok else { throw Failure(description: "moto PUT \(path): \(response.status.code) \(text)") }
+        let received = try await response.body.collect(upTo: 64 << 20)
+        return (Int(response.status.code), Data(received.readableBytesView), response.headers.map { ($0.name, $0.value) })
     }
 
     /// Kills the server: SIGKILL, because a child can inherit a blocked SIGTERM from the test runner's thread.

@@ -38,6 +38,9 @@ import WebImage
         "max-redirects": ["2"], "local-root": ["/tmp"], "use-s3": ["true"],
         "s3-endpoint": ["http://minio.internal:9000"], "s3-region": ["eu-west-1"], "s3-path-style": ["false"],
         "s3-access-key-id": ["AKIDEXAMPLE"], "s3-secret-access-key": ["secret"], "s3-session-token": ["token"], "source-ca": ["/etc/hostname"], "max-src-bytes": ["1000"],
+        "result-store": ["s3://other-results/thumbs/v2"], "result-store-ttl": ["3600"], "result-store-deadline-ms": ["500"],
+        "result-store-breaker-failures": ["5"], "result-store-breaker-seconds": ["2"],
+        "result-store-max-pending-writes": ["3"], "result-store-max-entry-bytes": ["1000"],
         "max-src-megapixels": ["2.5"], "allow-security-options": ["true"], "max-output-side": ["1000"], "max-output-pixels": ["1000000"],
         "download-timeout": ["9"], "download-idle-timeout": ["7"], "processing-timeout": ["30"],
         "cache-dir": ["/tmp/serve-cache"], "memory-cache-bytes": ["1000"], "disk-cache-bytes": ["5000"],
@@ -83,13 +86,16 @@ import WebImage
         settings.sharedCache.endpoints = [.init(host: "10.0.0.5", port: 6380)]
         settings.queue = 8
         settings.s3 = S3Settings(enabled: true, accessKeyID: "AKIDBASE", secretAccessKey: "base")
+        settings.s3.resultStore.bucket = "results"
         return settings
     }
 
-    /// ``base()``, with S3 sources off when `name` is the switch that turns them on.
+    /// ``base()``, with S3 sources off when `name` is the switch that turns them on, and then no result store (it
+    /// takes the sources' store once they are on, so turning them on would change it too).
     static func base(for name: String) -> ServeSettings {
         var settings = base()
         settings.s3.enabled = name != "use-s3"
+        if name == "use-s3" { settings.s3.resultStore.bucket = "" }
         return settings
     }
 
@@ -139,7 +145,7 @@ import WebImage
         case "salt": ["--key", Self.key]
         case "allow-unsigned": []
         // S3 sources need the store's key.
-        case "use-s3": ["--allow-unsigned", "--s3-access-key-id", "AKIDEXAMPLE", "--s3-secret-access-key", "secret"]
+        case "use-s3", "result-store": ["--allow-unsigned", "--s3-access-key-id", "AKIDEXAMPLE", "--s3-secret-access-key", "secret"]
         default: ["--allow-unsigned"]
         }
         let byFlag = Self.leaves(try ServeSettings(arguments: companion + flags, environment: [:]))

@@ -5,18 +5,22 @@ import Tracing
 import WebImage
 
 /// Finished results by result key: memory first, then disk (when the service has a cache directory), then
-/// the shared tier (when the service has one). Each tier's lookup is a span (``ImageProxySpans/resultCache(_:)``).
+/// the shared tier and the result store (when the service has them). Each tier's lookup is a span
+/// (``ImageProxySpans/resultCache(_:)``).
 final class ResultCache: Sendable {
     private let memory: Mutex<ByteLRU<ProcessedResult>>
     private let disk: CheckedDiskStore?
     let shared: SharedTier?
+    let store: ResultStore?
     private let tracing: ProxyTracing
 
-    init(memoryLimit: Int, disk: CheckedDiskStore?, shared: SharedTier? = nil, tracing: ProxyTracing = ProxyTracing()) {
+    init(memoryLimit: Int, disk: CheckedDiskStore?, shared: SharedTier? = nil, store: ResultStore? = nil,
+         tracing: ProxyTracing = ProxyTracing()) {
         self.tracing = tracing
         memory = Mutex(ByteLRU(limit: memoryLimit))
         self.disk = disk
         self.shared = shared
+        self.store = store
     }
 
     /// The result from memory, if there.
@@ -50,32 +54,50 @@ final class ResultCache: Sendable {
         return stored
     }
 
-    /// The result from the shared tier, if there, with the ETag and Last-Modified it was made with; it is
-    /// then kept in memory and written to disk. Waits at most the tier's deadline; `failed` when the call
-    /// failed (not for a plain miss).
+    /// The result from the shared tier, else from the result store, if there, with the ETag and Last-Modified it
+    /// was made with; it is then kept in memory and written to disk (and a store hit to the shared tier). Asks
+    /// one after the other, Redis first: its answer takes a millisecond and costs nothing, where each store read
+    /// takes tens and is billed, so a Redis hit spares the store; a miss in both waits at most the two deadlines.
+    /// `failed` when the shared tier's call failed (not for a plain miss).
     func sharedResult(forKey key: String) async -> (result: ProcessedResult?, failed: Bool) {
-        guard let shared else { return (nil, false) }
-        let lookup = await tracing.run(ImageProxySpans.resultCache(.shared)) { span in
-            let lookup = await shared.lookup(.result, forKey: key)
+        var failed = false
+        if let shared {
+            switch await lookUp(.shared, { await shared.lookup(.result, forKey: key) }) {
+            case .hit(let entry):
+                let result = ProcessedResult(shared: entry)
+                await storeLocally(result, forKey: key)
+                return (result, false)
+            case .miss: break
+            case .failed: failed = true
+            }
+        }
+        guard let store, case .hit(let entry) = await lookUp(.s3, { await store.lookup(forKey: key) }) else {
+            return (nil, failed)
+        }
+        let result = ProcessedResult(shared: entry)
+        shared?.storeLater(.result, forKey: key, byteCount: result.data.count, entry)
+        await storeLocally(result, forKey: key)
+        return (result, failed)
+    }
+
+    /// `lookup` in the span of `tier`.
+    private func lookUp(_ tier: ImageProxySpans.Tier,
+                        _ lookup: () async -> SharedTier.Lookup) async -> SharedTier.Lookup {
+        await tracing.run(ImageProxySpans.resultCache(tier)) { span in
+            let found = await lookup()
             if span.isRecording {
-                let hit = if case .hit = lookup { true } else { false }
+                let hit = if case .hit = found { true } else { false }
                 span.attributes[ImageProxySpans.Attribute.cacheHit] = hit
             }
-            return lookup
-        }
-        switch lookup {
-        case .hit(let entry):
-            let result = ProcessedResult(shared: entry)
-            await storeLocally(result, forKey: key)
-            return (result, false)
-        case .miss: return (nil, false)
-        case .failed: return (nil, true)
+            return found
         }
     }
 
-    /// Keeps `result` in memory, writes it to disk, and hands it to the shared tier's background writes.
+    /// Keeps `result` in memory, writes it to disk, and hands it to the shared tier's and the result store's
+    /// background writes.
     func store(_ result: ProcessedResult, forKey key: String) async {
         shared?.storeLater(.result, forKey: key, byteCount: result.data.count, result.sharedEntry)
+        store?.storeLater(forKey: key, byteCount: result.data.count, result.sharedEntry)
         await storeLocally(result, forKey: key)
     }
 

@@ -49,16 +49,16 @@ public enum ImageProxyMetrics {
     public static let staleSourcesServed = "swiftwebimage_serve_stale_sources_served_total"
     /// Counter: requests refused at once with 429 because the queue was full.
     public static let rejected = "swiftwebimage_serve_rejected_total"
-    /// Counter, dimension ``Dimension/tier`` (`disk`, `shared`): cached results and sources refused when read
+    /// Counter, dimension ``Dimension/tier`` (`disk`, `shared`, `s3`): cached results and sources refused when read
     /// because their bytes fail the checksum they were stored with (or have none, from an earlier version);
-    /// each is a miss, and is removed (disk) or overwritten by the fresh value (shared).
+    /// each is a miss, and is removed (disk) or overwritten by the fresh value (shared, s3).
     public static let corruptCacheValues = "swiftwebimage_serve_corrupt_cache_values_total"
 
     /// The dimension names.
     public enum Dimension {
         /// A ``Stage`` value.
         public static let stage = "stage"
-        /// ``WebImageMetrics/Tier``'s `memory` or `disk`, or `shared` (the Redis tier).
+        /// ``WebImageMetrics/Tier``'s `memory` or `disk`, `shared` (the Redis tier) or `s3` (the result store).
         public static let tier = "tier"
     }
 

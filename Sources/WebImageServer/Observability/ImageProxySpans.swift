@@ -11,7 +11,7 @@
 /// |---|---|---|---|
 /// | `GET /{signature}/{options}/{source}`, `GET /info/{signature}/{options}/{source}` (`HEAD` likewise) | server | the client's, if sent | `http.request.method`, `http.route`, `url.path` (signature replaced by `***`, no query), `http.response.status_code`; error status for 5xx |
 /// | `webimage.signature` | internal | request | `webimage.signature.remembered` when the path was checked before and not again |
-/// | `webimage.result_cache.memory`, `.disk`, `.shared` | internal | request (`shared`: the result being made) | `webimage.cache.hit` |
+/// | `webimage.result_cache.memory`, `.disk`, `.shared`, `.s3` | internal | request (`shared`, `s3`: the result being made) | `webimage.cache.hit` |
 /// | `webimage.source` | internal | the result being made | `webimage.source.from`: `disk`, `shared`, `download`, `revalidation` (a stale copy asked after), `local` |
 /// | `webimage.source_cache.disk`, `.shared` | internal | `webimage.source` | `webimage.cache.hit` |
 /// | `webimage.download` | client | `webimage.source` | `http.request.method`, `url.full` (scheme, host, port, path: no user, query or fragment), `server.address`, `http.response.status_code`, `http.response.body.size` |
@@ -42,9 +42,9 @@ public enum ImageProxySpans {
     /// stage is ``download``).
     public static func stage(_ stage: ImageProxyMetrics.Stage) -> String { "webimage.\(stage.rawValue)" }
 
-    /// A cache tier.
+    /// A cache tier (`s3`: the result store).
     public enum Tier: String, Sendable {
-        case memory, disk, shared
+        case memory, disk, shared, s3
     }
 
     /// The service's own attribute names (the others are OpenTelemetry's semantic conventions).

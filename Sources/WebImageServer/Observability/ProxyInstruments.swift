@@ -20,6 +20,7 @@ final class ProxyInstruments: Sendable {
     private let rejected: Counter
     private let corruptDisk: Counter
     private let corruptShared: Counter
+    private let corruptStore: Counter
     private let stages: [ImageProxyMetrics.Stage: CoreMetrics.Timer]
     /// False with swift-metrics' no-op factory: then no stage reads the clock.
     private let timesStages: Bool
@@ -42,6 +43,7 @@ final class ProxyInstruments: Sendable {
         rejected = Counter(label: M.rejected, factory: factory)
         corruptDisk = Counter(label: M.corruptCacheValues, dimensions: [(M.Dimension.tier, "disk")], factory: factory)
         corruptShared = Counter(label: M.corruptCacheValues, dimensions: [(M.Dimension.tier, "shared")], factory: factory)
+        corruptStore = Counter(label: M.corruptCacheValues, dimensions: [(M.Dimension.tier, "s3")], factory: factory)
         var stages: [M.Stage: CoreMetrics.Timer] = [:]
         for stage in M.Stage.allCases {
             stages[stage] = CoreMetrics.Timer(label: M.stageDuration, dimensions: [(M.Dimension.stage, stage.rawValue)],
@@ -66,6 +68,7 @@ final class ProxyInstruments: Sendable {
         case \.rejected: (rejected, nil)
         case \.corruptDiskValues: (corruptDisk, nil)
         case \.corruptSharedValues: (corruptShared, nil)
+        case \.corruptStoreValues: (corruptStore, nil)
         default: (nil, nil)
         }
         metric?.increment(by: Int64(amount))

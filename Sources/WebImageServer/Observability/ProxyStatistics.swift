@@ -35,6 +35,9 @@ public final class ProxyStatistics: Sendable {
         /// Shared-tier values that failed their checks (changed, torn, foreign or of an earlier version):
         /// each was a miss, overwritten when the fresh value was made.
         public var corruptSharedValues = 0
+        /// Result-store objects that failed their checks (changed, torn, foreign, too large, or without their
+        /// expiry): each was a miss, overwritten when the fresh result was made.
+        public var corruptStoreValues = 0
     }
 
     private let counters = Mutex(Snapshot())

@@ -66,7 +66,8 @@ struct OperatorSnapshot: Encodable {
             memoryHits: statistics.memoryHits, diskHits: statistics.diskHits, misses: statistics.misses,
             coalesced: statistics.coalesced, encodes: statistics.encodes, sourceDownloads: statistics.sourceDownloads,
             sourceCacheHits: statistics.sourceCacheHits, sourceBytes: statistics.sourceBytes, rejected: statistics.rejected,
-            corruptCacheValues: statistics.corruptDiskValues + statistics.corruptSharedValues)
+            corruptCacheValues: statistics.corruptDiskValues + statistics.corruptSharedValues
+                + statistics.corruptStoreValues)
         gauges = Gauges(inFlight: proxy.recentRequests.inFlight, queued: load.queued, running: load.running,
                         workers: configuration.concurrency.workers, queueLimit: configuration.concurrency.queueSize,
                         resultsInProgress: proxy.resultsInProgress, ready: proxy.isReady)

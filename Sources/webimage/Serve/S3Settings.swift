@@ -2,7 +2,8 @@ import AWSSigV4
 import Foundation
 import WebImageServer
 
-/// The S3 options as given, joined by ``ServeSettings/finish()`` into ``ImageProxyConfiguration/Sources/s3``.
+/// The S3 options as given, joined by ``ServeSettings/finish()`` into ``ImageProxyConfiguration/Sources/s3`` and
+/// ``ImageProxyConfiguration/Caches/resultStore``: the store's settings serve both.
 struct S3Settings: Sendable {
     /// `--use-s3` (imgproxy's `IMGPROXY_USE_S3`). Default off.
     var enabled = false
@@ -16,16 +17,41 @@ struct S3Settings: Sendable {
     var accessKeyID: String?
     var secretAccessKey: String?
     var sessionToken: String?
+    /// `--result-store s3://BUCKET/PREFIX` and the `--result-store-*` settings; on when it names a bucket.
+    var resultStore = ResultStoreConfiguration(bucket: "")
 
     /// The store's configuration when S3 sources are on; a key is required then.
     func store() throws -> ImageProxyConfiguration.S3? {
         guard enabled else { return nil }
+        return try connection(for: "--use-s3")
+    }
+
+    /// The result store when one is named, in the S3 sources' store (`sources`) when they are on, else in the
+    /// store these settings describe; a key is required.
+    func resultStore(sources: ImageProxyConfiguration.S3?) throws -> ResultStoreConfiguration? {
+        guard !resultStore.bucket.isEmpty else { return nil }
+        var configuration = resultStore
+        configuration.store = sources == nil ? try connection(for: "--result-store") : nil
+        return configuration
+    }
+
+    private func connection(for subject: String) throws -> ImageProxyConfiguration.S3 {
         guard let accessKeyID, let secretAccessKey else {
-            throw CLIFailure(subject: "--use-s3", reason: "give the store's key: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+            throw CLIFailure(subject: subject, reason: "give the store's key: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
         }
         return ImageProxyConfiguration.S3(endpoint: endpoint, region: region,
                                           credentials: .init(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey,
                                                              sessionToken: sessionToken),
                                           usesPathStyle: usesPathStyle)
+    }
+
+    /// `s3://BUCKET/PREFIX` as bucket and prefix (without its outer slashes; empty for the bucket's top level).
+    static func resultStoreLocation(_ given: ServeOption.Given) throws -> (bucket: String, prefix: String) {
+        guard let url = URL(string: given.text), url.scheme?.lowercased() == "s3", let bucket = url.host, !bucket.isEmpty,
+              url.query == nil, url.fragment == nil, url.user == nil, url.port == nil else {
+            throw given.failure("give s3://BUCKET/PREFIX")
+        }
+        let prefix = url.path.split(separator: "/").joined(separator: "/")
+        return (bucket, prefix)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 extension ServeOptions {
-    /// imgproxy's S3 sources (`IMGPROXY_USE_S3` and the store's settings), joined by ``ServeSettings/finish()``.
+    /// imgproxy's S3 sources (`IMGPROXY_USE_S3` and the store's settings) and the result store in the same store,
+    /// joined by ``ServeSettings/finish()``.
     static let s3: [ServeOption] = [
         .invertible("use-s3", ["WEBIMAGE_USE_S3", "IMGPROXY_USE_S3"],
                     "Serve s3://BUCKET/KEY[?VERSION] sources from an S3-compatible store, signed with AWS SigV4 "
@@ -37,5 +38,29 @@ extension ServeOptions {
                     field: "configuration.sources.s3.credentials.sessionToken") { settings, given in
             settings.s3.sessionToken = given.text
         },
+        ServeOption(name: "result-store", variables: ["WEBIMAGE_RESULT_STORE"], kind: .value("s3://BUCKET/PREFIX"),
+                    help: "Keep results in this bucket of the S3 store (the --s3-* settings and key; S3 sources need "
+                        + "not be on), shared by instances and kept across restarts; asked after memory, disk and "
+                        + "the shared cache. Default: none.", field: "configuration.caches.resultStore") { settings, given in
+            (settings.s3.resultStore.bucket, settings.s3.resultStore.prefix) = try S3Settings.resultStoreLocation(given)
+        },
+        .duration("result-store-ttl", ["WEBIMAGE_RESULT_STORE_TTL"],
+                  "How long a stored result is used, in seconds (an object past it is a miss; a bucket lifecycle rule "
+                      + "deletes them).", field: "configuration.caches.resultStore.timeToLive", \.s3.resultStore.timeToLive),
+        .duration("result-store-deadline-ms", ["WEBIMAGE_RESULT_STORE_DEADLINE_MS"],
+                  "Most one result-store read may take, in milliseconds (a write: ten times as long).",
+                  field: "configuration.caches.resultStore.deadline", \.s3.resultStore.deadline, unit: .milliseconds(1)),
+        .number("result-store-breaker-failures", ["WEBIMAGE_RESULT_STORE_BREAKER_FAILURES"],
+                "Failures in a row that stop calls to the result store.",
+                field: "configuration.caches.resultStore.breakerFailureThreshold", \.s3.resultStore.breakerFailureThreshold),
+        .duration("result-store-breaker-seconds", ["WEBIMAGE_RESULT_STORE_BREAKER_SECONDS"],
+                  "How long result-store calls stay stopped before one trial, in seconds.",
+                  field: "configuration.caches.resultStore.breakerOpenDuration", \.s3.resultStore.breakerOpenDuration),
+        .number("result-store-max-pending-writes", ["WEBIMAGE_RESULT_STORE_MAX_PENDING_WRITES"],
+                "Result-store writes under way at once; more are dropped.",
+                field: "configuration.caches.resultStore.maxPendingWrites", \.s3.resultStore.maxPendingWrites, minimum: 0),
+        .number("result-store-max-entry-bytes", ["WEBIMAGE_RESULT_STORE_MAX_ENTRY_BYTES"],
+                "Largest result written to the result store.", field: "configuration.caches.resultStore.maxEntryBytes",
+                \.s3.resultStore.maxEntryBytes, maximum: 512 << 20),
     ]
 }

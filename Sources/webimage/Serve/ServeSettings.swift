@@ -87,6 +87,7 @@ struct ServeSettings: Sendable {
         configuration.concurrency.queueSize = queue ?? 2 * configuration.concurrency.workers
         configuration.caches.shared = sharedCache.endpoints.isEmpty ? nil : sharedCache
         configuration.sources.s3 = try s3.store()
+        configuration.caches.resultStore = try s3.resultStore(sources: configuration.sources.s3)
     }
 
     /// Key/salt pairs in the order given; every key needs its salt.
