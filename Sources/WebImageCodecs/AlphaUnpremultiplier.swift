@@ -32,6 +32,8 @@ enum AlphaUnpremultiplier {
     static func straightRGBA(fromCairoARGB32 raw: UnsafeMutableRawBufferPointer) {
         for offset in stride(from: 0, to: raw.count - 3, by: 4) {
             let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            // A transparent premultiplied pixel is all zeros in either layout: most of a page, left untouched.
+            guard word != 0 else { continue }
             let alpha = word >> 24
             var red = (word >> 16) & 0xFF, green = (word >> 8) & 0xFF, blue = word & 0xFF
             if alpha != 0 && alpha != 255 {
