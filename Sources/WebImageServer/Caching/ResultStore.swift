@@ -67,12 +67,16 @@ final class ResultStore: Sendable {
         case .tooLarge:
             statistics.record(\.corruptStoreValues)
         case .found(let body, let headers):
-            guard let expires = headers.first(name: Self.expiresHeader).flatMap(Int.init),
-                  let entry = SharedCacheEntry(decoding: Array(body.readableBytesView)) else {
+            // Every object written carries its expiry: one without is foreign. An expired one is not read further.
+            guard let expires = headers.first(name: Self.expiresHeader).flatMap(Int.init) else {
                 statistics.record(\.corruptStoreValues)
                 break
             }
             guard Double(expires) > Date().timeIntervalSince1970 else { break }
+            guard let entry = SharedCacheEntry(decoding: Array(body.readableBytesView)) else {
+                statistics.record(\.corruptStoreValues)
+                break
+            }
             instruments.hit()
             return .hit(entry)
         }
