@@ -106,6 +106,16 @@ import WebImageRedis
         }
     }
 
+    /// Writes over the bound are dropped and counted, never queued: with no room, nothing reaches the store.
+    @Test func aWritePastTheBoundIsDroppedAndCounted() async throws {
+        try await ResultStoreScene.with { scene in
+            let a = try await scene.instance(result: { $0.maxPendingWrites = 0 })
+            #expect(try await a.get(0).status == 200)
+            #expect(a.count(M.writeFailures, reason: "queue_full") == 1 && a.count(M.writes) == 0)
+            #expect(try await scene.moto.keys(bucket: ResultStoreScene.bucket).isEmpty)
+        }
+    }
+
     @Test func aHangingStoreCostsAtMostTheDeadlineThenIsNotAsked() async throws {
         try await Self.failingStore(TestResponse(behavior: .hang), reason: "timeout")
     }
