@@ -96,7 +96,9 @@ let package = Package(
                                                       .product(name: "Crypto", package: "swift-crypto"),
                                                       .product(name: "Tracing", package: "swift-distributed-tracing"),
                                                       .product(name: "NIOCore", package: "swift-nio"),
-                                                      .product(name: "NIOPosix", package: "swift-nio")]),
+                                                      .product(name: "NIOPosix", package: "swift-nio"),
+                                                      .product(name: "NIOTLS", package: "swift-nio"),
+                                                      .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         // AWS Signature Version 4 for S3-compatible stores: small, ours (no AWS package is available), behind
         // `RequestSigning`.
         .target(name: "AWSSigV4", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 
 /// Cuts the byte stream into RESP replies with ``RESPParser``.
@@ -33,6 +34,16 @@ final class RedisCommandHandler: ChannelDuplexHandler {
     typealias OutboundOut = ByteBuffer
 
     private var pending = CircularBuffer<EventLoopPromise<RESPValue>>()
+    /// The server, `HOST:PORT`, named in the errors of a lost connection.
+    private let place: String
+    /// Whether the connection is TLS: a plain-text one closed before any reply may be a TLS port.
+    private let speaksTLS: Bool
+    private var answered = false
+
+    init(place: String, speaksTLS: Bool) {
+        self.place = place
+        self.speaksTLS = speaksTLS
+    }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let command = unwrapOutboundIn(data)
@@ -43,6 +54,7 @@ final class RedisCommandHandler: ChannelDuplexHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let value = unwrapInboundIn(data)
+        answered = true
         guard let promise = pending.popFirst() else {
             return fail(context: context, RedisError.protocolError("a reply arrived with no command waiting"))
         }
@@ -50,12 +62,24 @@ final class RedisCommandHandler: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        fail(context: context, (error as? RedisError) ?? .connectionFailed("\(error)"))
+        switch error {
+        case let error as RedisError: fail(context: context, error)
+        case let error as IOError:
+            fail(context: context, .connectionFailed(lost("the connection was lost (\(String(cString: strerror(error.errnoCode))))")))
+        default: fail(context: context, .connectionFailed("\(place): \(RedisTLSFailure.describe(error))"))
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        failPending(.connectionFailed("the connection was closed"))
+        failPending(.connectionFailed(lost("the connection was closed")))
         context.fireChannelInactive()
+    }
+
+    /// What a lost connection says: a plain-text connection a TLS server drops says nothing back (Redis resets it
+    /// after the first bytes), so the likely cause is named.
+    private func lost(_ what: String) -> String {
+        guard !answered, !speaksTLS else { return "\(place): \(what)" }
+        return "\(place): \(what) before any reply (a TLS port? give rediss://)"
     }
 
     private func fail(context: ChannelHandlerContext, _ error: RedisError) {

@@ -5,9 +5,24 @@ public protocol RedisCommanding: Sendable {
     /// Sends the commands (each a name and its arguments) in one pipeline and returns their replies in
     /// order; a failed call throws, an error reply comes back as ``RESPValue/error(_:)``.
     func send(_ commands: [[[UInt8]]]) async throws(RedisError) -> [RESPValue]
+
+    /// Whether calls go out (false while a circuit breaker refuses them). Default true.
+    var isAvailable: Bool { get }
+
+    /// Why calls are refused: the failure that stopped them; nil while they go out. Default nil.
+    var failure: RedisError? { get }
+
+    /// Closes the connections; later calls fail. Default: nothing to close.
+    func close() async
 }
 
 extension RedisCommanding {
+    public var isAvailable: Bool { true }
+
+    public var failure: RedisError? { nil }
+
+    public func close() async {}
+
     /// One command's reply; an error reply throws ``RedisError/serverError(_:)``.
     public func command(_ parts: [String]) async throws(RedisError) -> RESPValue {
         try await command(parts.map { Array($0.utf8) })

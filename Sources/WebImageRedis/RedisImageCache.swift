@@ -40,7 +40,7 @@ public final class RedisImageCache: ImageCaching {
     /// A tier over these servers (in any order: the ring depends only on their addresses).
     public convenience init(endpoints: [RedisEndpoint], configuration: Configuration = Configuration(),
                             coders: CodersManager = .shared) {
-        self.init(nodes: endpoints.map { ($0.description, RedisClient(endpoint: $0, configuration: configuration.client)) },
+        self.init(nodes: endpoints.map { ($0.ringName, RedisClient(endpoint: $0, configuration: configuration.client)) },
                   configuration: configuration, coders: coders)
     }
 
@@ -55,14 +55,20 @@ public final class RedisImageCache: ImageCaching {
 
     /// Whether every server's breaker is closed (false while any is refusing calls after failures).
     public var isAvailable: Bool {
-        nodes.allSatisfy { ($0.client as? RedisClient)?.isAvailable ?? true }
+        nodes.allSatisfy(\.client.isAvailable)
     }
 
-    /// Closes the connections of every ``RedisClient`` node; later calls fail as the breaker's would.
-    public func close() async {
-        for node in nodes {
-            if let client = node.client as? RedisClient { await client.close() }
+    /// The servers refusing calls (a ``RedisClient``'s by its endpoint, `rediss://HOST:PORT/DB`; others by their
+    /// node name), each with the failure that stopped them (``RedisCommanding/failure``).
+    public var unavailableServers: [(name: String, failure: RedisError?)] {
+        nodes.filter { !$0.client.isAvailable }.map {
+            (($0.client as? RedisClient)?.endpoint.description ?? $0.name, $0.client.failure)
         }
+    }
+
+    /// Closes every node's connections; later calls fail as the breaker's would.
+    public func close() async {
+        for node in nodes { await node.client.close() }
     }
 
     /// The name of the server `key` lives on.

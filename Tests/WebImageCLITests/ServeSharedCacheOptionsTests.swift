@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import RedisTestSupport
 import TestSupport
 import Testing
 import WebImage
@@ -34,10 +35,40 @@ import WebImageRedis
         #expect(shared.redis.client.breakerFailureThreshold == 5 && shared.redis.client.breakerOpenDuration == .seconds(2))
     }
 
+    /// `rediss://`, an ACL user and the TLS files, by flag and by variable.
+    @Test func tlsAndACLSettings() async throws {
+        let certificates = try await TestCertificates.shared()
+        let url = "rediss://alice:p%40ss@cache.internal:6380/1"
+        let flags = try ServeCommand.parse(["--allow-unsigned", "--shared-cache", url,
+                                            "--shared-cache-ca", certificates.caFile,
+                                            "--shared-cache-cert", certificates.clientCertificate,
+                                            "--shared-cache-key", certificates.clientKey]).makeSettings(environment: [:])
+        let variables = try ServeCommand.parse(["--allow-unsigned"]).makeSettings(environment: [
+            "WEBIMAGE_SHARED_CACHE": url, "WEBIMAGE_SHARED_CACHE_CA": certificates.caFile,
+            "WEBIMAGE_SHARED_CACHE_CERT": certificates.clientCertificate, "WEBIMAGE_SHARED_CACHE_KEY": certificates.clientKey])
+        for settings in [flags, variables] {
+            let shared = try #require(settings.configuration.caches.shared)
+            #expect(shared.endpoints == [RedisEndpoint(host: "cache.internal", port: 6380, database: 1, username: "alice",
+                                                       password: "p@ss", usesTLS: true)])
+            #expect(shared.redis.client.tls == RedisTLS(trustRoots: .file(certificates.caFile),
+                                                        certificateFile: certificates.clientCertificate,
+                                                        privateKeyFile: certificates.clientKey))
+        }
+        let plain = try ServeCommand.parse(["--allow-unsigned", "--shared-cache", "redis://h"]).makeSettings(environment: [:])
+        #expect(plain.configuration.caches.shared?.redis.client.tls == RedisTLS())
+    }
+
     @Test func badValuesNameTheFlag() throws {
         let cases: [([String], String)] = [
             (["--shared-cache", "http://a:1"],
-             "webimage: --shared-cache: bad value 'http://a:1': give redis://[:PASSWORD@]HOST:PORT[/DB]"),
+             "webimage: --shared-cache: bad value 'http://a:1': give redis[s]://[[USER]:PASSWORD@]HOST:PORT[/DB]"),
+            // The password is not repeated.
+            (["--shared-cache", "rediss://alice:hunter2@h:0"],
+             "webimage: --shared-cache: bad value 'rediss://***@h:0': give redis[s]://[[USER]:PASSWORD@]HOST:PORT[/DB]"),
+            (["--shared-cache", "rediss://h", "--shared-cache-ca", "/nonexistent/ca.pem"],
+             "webimage: --shared-cache: TLS: cannot read the CA file '/nonexistent/ca.pem' as PEM certificates"),
+            (["--shared-cache", "rediss://h", "--shared-cache-cert", "/etc/hostname"],
+             "webimage: --shared-cache: TLS: a client certificate needs its private key"),
             (["--shared-cache", "redis://a:1", "--shared-cache-deadline-ms", "0"],
              "webimage: --shared-cache-deadline-ms: bad value '0': give a positive whole number"),
             (["--shared-cache", "redis://a:1", "--shared-cache-ttl", "soon"],

@@ -136,8 +136,23 @@ import Testing
         #expect(RedisEndpoint(url: "redis://cache:6380/2") == RedisEndpoint(host: "cache", port: 6380, database: 2))
         #expect(RedisEndpoint(url: "redis://:pw@127.0.0.1") == RedisEndpoint(host: "127.0.0.1", password: "pw"))
         #expect(RedisEndpoint(url: "redis://[::1]:7000") == RedisEndpoint(host: "::1", port: 7000))
-        for bad in ["http://x", "redis://", "redis://h:0", "redis://h:99999", "redis://h/x", "redis://h/-1"] {
+        #expect(RedisEndpoint(url: "rediss://alice:p%40ss%3Aw%2Frd%25@cache.example:6380/1")
+            == RedisEndpoint(host: "cache.example", port: 6380, database: 1, username: "alice", password: "p@ss:w/rd%",
+                             usesTLS: true))
+        #expect(RedisEndpoint(url: "rediss://default:a:b@c@h") == RedisEndpoint(host: "h", username: "default",
+                                                                               password: "a:b@c", usesTLS: true))
+        #expect(RedisEndpoint(url: "redis://:@h") == RedisEndpoint(host: "h"))
+        for bad in ["http://x", "redis://", "redis://h:0", "redis://h:99999", "redis://h/x", "redis://h/-1", "rediss://",
+                    "redis://alice@h", "redis://alice:@h", "redis://:%zz@h", "redis://%zz:pw@h", "redis-cluster://h"] {
             #expect(RedisEndpoint(url: bad) == nil, "\(bad)")
         }
+    }
+
+    /// Neither the description nor any name the tier shows carries the user's password.
+    @Test func descriptionsLeaveThePasswordOut() {
+        let endpoint = RedisEndpoint(url: "rediss://alice:hunter2@[::1]:6380/3")
+        #expect(endpoint?.description == "rediss://[::1]:6380/3")
+        #expect(RedisEndpoint(url: "redis://:hunter2@h")?.description == "redis://h:6379/0")
+        #expect(RedisEndpoint(url: "rediss://:hunter2@h")?.ringName == "redis://h:6379/0")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Metrics
 import Synchronization
 import Tracing
@@ -97,10 +98,14 @@ final class SharedTier: Sendable {
             instruments.wrote(kind)
         } catch {
             instruments.writeFailed(kind, reason: error.metricReason)
-            // Refused by the open breaker: counted only; the opening itself was logged.
-            guard error != .unavailable else { return }
-            instruments.logger.warning("shared cache write failed",
-                                       metadata: ["kind": "\(kind.rawValue)", "key": "\(key)", "error": "\(error)"])
+            // Refused by the open breaker: counted only. A server not reached is counted toward the breaker,
+            // whose opening is logged with the failure: one line, not one per write.
+            let metadata: Logger.Metadata = ["kind": "\(kind.rawValue)", "key": "\(key)", "error": "\(error)"]
+            switch error {
+            case .unavailable: return
+            case .timeout, .connectionFailed: instruments.logger.debug("shared cache write failed", metadata: metadata)
+            default: instruments.logger.warning("shared cache write failed", metadata: metadata)
+            }
         }
     }
 
@@ -122,7 +127,11 @@ final class SharedTier: Sendable {
         if available {
             instruments.logger.info("shared cache available again")
         } else {
-            instruments.logger.warning("shared cache unavailable after repeated failures: serving from local tiers and the origin")
+            // The servers that stopped and why (never a password: errors and names leave it out).
+            let down = cache.unavailableServers
+            instruments.logger.warning("shared cache unavailable after repeated failures: serving from local tiers and the origin",
+                                       metadata: ["servers": "\(down.map(\.name).joined(separator: ","))",
+                                                  "error": "\(down.compactMap(\.failure).first.map { "\($0)" } ?? "")"])
         }
     }
 }

@@ -9,12 +9,13 @@ import WebImageRedis
 /// calling it for a while after failures in a row, and a failed read is a miss (``redis``). Writes happen in
 /// the background and never delay an answer.
 public struct SharedCacheConfiguration: Sendable {
-    /// The Redis servers; keys are spread over them by consistent hashing, so adding one of N moves about
-    /// 1/N of the keys. No default.
+    /// The Redis servers (`rediss://` ones over TLS, with ACL users or not); keys are spread over them by
+    /// consistent hashing, so adding one of N moves about 1/N of the keys. No default.
     public var endpoints: [RedisEndpoint]
     /// The tier's key prefix (default `swi:`), time to live (default 7 days) and each server's client: deadline
-    /// (default 50 ms, connecting included), breaker (default open after 3 failures in a row, for 5 s),
-    /// connections (default 2). Default `RedisImageCache.Configuration()`.
+    /// (default 50 ms, connecting, TLS handshake and `AUTH` included), breaker (default open after 3 failures in a
+    /// row, for 5 s), connections (default 2), TLS (default the system's trust store, no client certificate).
+    /// Default `RedisImageCache.Configuration()`.
     public var redis: RedisImageCache.Configuration
     /// Writes under way at once; one more is dropped (and counted) rather than queued, so a slow Redis
     /// cannot pile up work. Default 64.

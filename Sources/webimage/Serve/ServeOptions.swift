@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import WebImageCLISupport
 import WebImage
-import WebImageRedis
 import WebImageServer
 
 /// Every `webimage serve` option, each declared once, in the order `--help` lists them.
@@ -130,45 +129,6 @@ enum ServeOptions {
                       + "0: every time.",
                   field: "configuration.caches.revalidateSourcesAfter", \.configuration.caches.revalidateSourcesAfter,
                   minimum: 0),
-    ]
-
-    static let sharedCache: [ServeOption] = [
-        ServeOption(name: "shared-cache", variables: ["WEBIMAGE_SHARED_CACHE"],
-                    kind: .list("redis://[:PASSWORD@]HOST:PORT[/DB]"),
-                    help: "Redis server shared with other instances (repeatable; keys spread by consistent hashing). "
-                        + "Default: none.", field: "configuration.caches.shared.endpoints") { settings, given in
-            settings.sharedCache.endpoints = try given.values.map { url in
-                guard let endpoint = RedisEndpoint(url: url) else {
-                    throw CLIFailure(subject: given.origin,
-                                     reason: "bad value '\(url)': give redis://[:PASSWORD@]HOST:PORT[/DB]")
-                }
-                return endpoint
-            }
-        },
-        .duration("shared-cache-ttl", ["WEBIMAGE_SHARED_CACHE_TTL"], "How long a value lives in the shared cache, in seconds.",
-                  field: "configuration.caches.shared.redis.timeToLive", \.sharedCache.redis.timeToLive),
-        .duration("shared-cache-deadline-ms", ["WEBIMAGE_SHARED_CACHE_DEADLINE_MS"],
-                  "Most one shared-cache call may take, in milliseconds.", field: "configuration.caches.shared.redis.client.deadline",
-                  \.sharedCache.redis.client.deadline, unit: .milliseconds(1)),
-        .number("shared-cache-breaker-failures", ["WEBIMAGE_SHARED_CACHE_BREAKER_FAILURES"],
-                "Failures in a row that stop calls to a shared-cache server.",
-                field: "configuration.caches.shared.redis.client.breakerFailureThreshold", \.sharedCache.redis.client.breakerFailureThreshold),
-        .duration("shared-cache-breaker-seconds", ["WEBIMAGE_SHARED_CACHE_BREAKER_SECONDS"],
-                  "How long calls stay stopped before one trial, in seconds.",
-                  field: "configuration.caches.shared.redis.client.breakerOpenDuration", \.sharedCache.redis.client.breakerOpenDuration),
-        .number("shared-cache-connections", ["WEBIMAGE_SHARED_CACHE_CONNECTIONS"], "Connections kept to each server.",
-                field: "configuration.caches.shared.redis.client.connections", \.sharedCache.redis.client.connections, maximum: 64),
-        .number("shared-cache-max-entry-bytes", ["WEBIMAGE_SHARED_CACHE_MAX_ENTRY_BYTES"],
-                "Largest value written to the shared cache.", field: "configuration.caches.shared.maxEntryBytes",
-                \.sharedCache.maxEntryBytes, maximum: 512 << 20),
-        .number("shared-cache-max-pending-writes", ["WEBIMAGE_SHARED_CACHE_MAX_PENDING_WRITES"],
-                "Shared-cache writes under way at once; more are dropped.", field: "configuration.caches.shared.maxPendingWrites",
-                \.sharedCache.maxPendingWrites, minimum: 0),
-        ServeOption(name: "shared-cache-key-prefix", variables: ["WEBIMAGE_SHARED_CACHE_KEY_PREFIX"], kind: .value("TEXT"),
-                    help: "Put before every shared-cache key. Default \(ServeSettings.defaults.sharedCache.redis.keyPrefix).",
-                    field: "configuration.caches.shared.redis.keyPrefix") { settings, given in
-            settings.sharedCache.redis.keyPrefix = given.text
-        },
     ]
 
     static let concurrency: [ServeOption] = [

@@ -86,6 +86,7 @@ struct ServeSettings: Sendable {
         configuration.limits.maxSourcePixels = Int(maxSourceMegapixels * 1_000_000)
         configuration.concurrency.queueSize = queue ?? 2 * configuration.concurrency.workers
         configuration.caches.shared = sharedCache.endpoints.isEmpty ? nil : sharedCache
+        try ServeOptions.checkSharedCacheTLS(sharedCache)
         configuration.sources.s3 = try s3.store()
         configuration.caches.resultStore = try s3.resultStore(sources: configuration.sources.s3)
     }
