@@ -73,7 +73,10 @@ public final class RedisServerProcess: Sendable {
         defer { try? FileManager.default.removeItem(at: log) }
         let process = try SpawnedProcess(URL(fileURLWithPath: "/usr/bin/redis-server"),
                                          listening + ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                                                      "--protected-mode", "no", "--dir", FileManager.default.temporaryDirectory.path]
+                                                      "--protected-mode", "no", "--dir", FileManager.default.temporaryDirectory.path,
+                                                      // A name no file has: the server starts empty even when another
+                                                      // Redis left a dump.rdb in the temporary directory.
+                                                      "--dbfilename", "redis-\(port)-\(UUID().uuidString).rdb"]
                                              + (password.map { ["--requirepass", $0] } ?? []) + arguments,
                                          stdout: .file(log))
         let server = RedisServerProcess(port: port, password: password, usesTLS: tls != nil, process: process)
@@ -87,6 +90,9 @@ public final class RedisServerProcess: Sendable {
         server.stop()
         throw RedisError.connectionFailed("redis-server did not start on port \(port)")
     }
+
+    /// Whether the server still runs.
+    public var isRunning: Bool { process.isRunning }
 
     /// Kills the server (SIGKILL: nothing of it outlives the test).
     public func stop() {
