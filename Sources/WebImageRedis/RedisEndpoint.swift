@@ -2,14 +2,15 @@ import Foundation
 import NIOCore
 
 /// Where a Redis server is and how to log in: `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`, or `rediss://…` for
-/// TLS (with ``RedisClient/Configuration/tls``'s trust and client certificate).
+/// TLS (with ``RedisClient/Configuration/tls``'s trust and client certificate). `redis-cluster://` and
+/// `rediss-cluster://` name seeds of a Redis Cluster (``isCluster``), whose other nodes are found from them.
 ///
 /// The password is never part of ``description`` nor of any error or log line the client makes.
 public struct RedisEndpoint: Sendable, Hashable, CustomStringConvertible {
     public var host: String
     /// Default 6379.
     public var port: Int
-    /// The database `SELECT`ed on connecting. Default 0.
+    /// The database `SELECT`ed on connecting. Default 0 (a cluster has no other).
     public var database: Int
     /// The ACL user: `AUTH user password` on connecting. Default nil: `AUTH password` (the `default` user).
     public var username: String?
@@ -17,32 +18,39 @@ public struct RedisEndpoint: Sendable, Hashable, CustomStringConvertible {
     public var password: String?
     /// Whether the connection is TLS (`rediss://`). Default false.
     public var usesTLS: Bool
+    /// Whether the server is a node of a Redis Cluster, from which the cluster's map is read
+    /// (``RedisClusterClient``). Default false.
+    public var isCluster: Bool
 
     public init(host: String, port: Int = 6379, database: Int = 0, username: String? = nil, password: String? = nil,
-                usesTLS: Bool = false) {
+                usesTLS: Bool = false, isCluster: Bool = false) {
         self.host = host
         self.port = port
         self.database = database
         self.username = username
         self.password = password
         self.usesTLS = usesTLS
+        self.isCluster = isCluster
     }
 
-    /// Parses `redis://` and `rediss://` URLs; user and password are percent-decoded (`%40` for `@`). Nil when
-    /// it is not of that form, or gives a user without a password.
+    /// Parses one server's `redis://`, `rediss://`, `redis-cluster://` or `rediss-cluster://` URL; user and
+    /// password are percent-decoded (`%40` for `@`). Nil when it is not of that form, names several hosts, or gives
+    /// a user without a password.
     public init?(url: String) {
-        let usesTLS: Bool
-        var rest: Substring
-        if url.hasPrefix("rediss://") {
-            (usesTLS, rest) = (true, Substring(url.dropFirst("rediss://".count)))
-        } else if url.hasPrefix("redis://") {
-            (usesTLS, rest) = (false, Substring(url.dropFirst("redis://".count)))
-        } else {
-            return nil
-        }
+        guard let endpoints = Self.endpoints(url: url), endpoints.count == 1 else { return nil }
+        self = endpoints[0]
+    }
+
+    /// Every server a URL names: one, or for a cluster several seeds sharing the credentials
+    /// (`redis-cluster://[[USER]:PASSWORD@]HOST:PORT[,HOST:PORT…]`). Nil when it is not of that form.
+    public static func endpoints(url: String) -> [RedisEndpoint]? {
+        let schemes = [("redis://", false, false), ("rediss://", true, false),
+                       ("redis-cluster://", false, true), ("rediss-cluster://", true, true)]
+        guard let (scheme, usesTLS, isCluster) = schemes.first(where: { url.hasPrefix($0.0) }) else { return nil }
+        var rest = Substring(url.dropFirst(scheme.count))
         var username: String?, password: String?
         if let at = rest.lastIndex(of: "@") {
-            guard let credentials = Self.credentials(rest[..<at]) else { return nil }
+            guard let credentials = credentials(rest[..<at]) else { return nil }
             (username, password) = credentials
             rest = rest[rest.index(after: at)...]
         }
@@ -50,14 +58,20 @@ public struct RedisEndpoint: Sendable, Hashable, CustomStringConvertible {
         if let slash = rest.firstIndex(of: "/") {
             let text = rest[rest.index(after: slash)...]
             if !text.isEmpty {
-                guard let value = Int(text), (0...15_999).contains(value) else { return nil }
+                guard let value = Int(text), (0...15_999).contains(value), !isCluster || value == 0 else { return nil }
                 database = value
             }
             rest = rest[..<slash]
         }
-        guard let (host, port) = Self.hostAndPort(rest) else { return nil }
-        self.init(host: host, port: port ?? 6379, database: database, username: username, password: password,
-                  usesTLS: usesTLS)
+        let hosts = rest.split(separator: ",", omittingEmptySubsequences: false)
+        guard isCluster || hosts.count == 1 else { return nil }
+        var endpoints: [RedisEndpoint] = []
+        for text in hosts {
+            guard let (host, port) = hostAndPort(text) else { return nil }
+            endpoints.append(RedisEndpoint(host: host, port: port ?? 6379, database: database, username: username,
+                                           password: password, usesTLS: usesTLS, isCluster: isCluster))
+        }
+        return endpoints
     }
 
     /// `HOST[:PORT]` (`[::1]:7000` for IPv6); nil when the host is empty or the port is not 1…65535.
@@ -96,6 +110,10 @@ public struct RedisEndpoint: Sendable, Hashable, CustomStringConvertible {
 
     var hostAndPortText: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    /// `redis://HOST:PORT/DB` or `rediss://…`: no user, no password.
-    public var description: String { "\(usesTLS ? "rediss" : "redis")://\(hostAndPortText)/\(database)" }
+    /// `redis://HOST:PORT/DB`, `rediss://…`, `redis-cluster://HOST:PORT` or `rediss-cluster://…`: no user, no
+    /// password.
+    public var description: String {
+        let scheme = usesTLS ? "rediss" : "redis"
+        return isCluster ? "\(scheme)-cluster://\(hostAndPortText)" : "\(scheme)://\(hostAndPortText)/\(database)"
+    }
 }

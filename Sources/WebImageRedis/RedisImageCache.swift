@@ -6,7 +6,7 @@ import WebImage
 /// or more Redis servers, usable as the last tier of a ``CachesManager``.
 ///
 /// Keys are spread over the servers by consistent hashing, so adding one of N servers moves about 1/N of
-/// them. Every call has the client's deadline (default 50 ms) and circuit breaker: a slow or dead Redis is a
+/// them; a Redis Cluster (`redis-cluster://` seeds) spreads them by its own slots instead. Every call has the client's deadline (default 50 ms) and circuit breaker: a slow or dead Redis is a
 /// miss (or a failed store) in bounded time, never an error for the request. Values are framed
 /// (``SharedCacheEntry``) and checked when read, so a torn, foreign or changed value is a miss.
 ///
@@ -37,11 +37,19 @@ public final class RedisImageCache: ImageCaching {
     private let ring: ConsistentHashRing<Int>
     private let coders: CodersManager
 
-    /// A tier over these servers (in any order: the ring depends only on their addresses).
+    /// A tier over these servers (in any order: the ring depends only on their addresses). Cluster endpoints
+    /// (``RedisEndpoint/isCluster``) are the seeds of one ``RedisClusterClient``, which stands on the ring as one
+    /// node named `redis-cluster`: given alone, the cluster's slots spread the keys.
     public convenience init(endpoints: [RedisEndpoint], configuration: Configuration = Configuration(),
                             coders: CodersManager = .shared) {
-        self.init(nodes: endpoints.map { ($0.ringName, RedisClient(endpoint: $0, configuration: configuration.client)) },
-                  configuration: configuration, coders: coders)
+        let seeds = endpoints.filter(\.isCluster)
+        var nodes: [(name: String, client: any RedisCommanding)] = endpoints.filter { !$0.isCluster }.map {
+            ($0.ringName, RedisClient(endpoint: $0, configuration: configuration.client))
+        }
+        if !seeds.isEmpty {
+            nodes.append(("redis-cluster", RedisClusterClient(seeds: seeds, configuration: configuration.client)))
+        }
+        self.init(nodes: nodes, configuration: configuration, coders: coders)
     }
 
     /// A tier over clients of your own, each named (its place on the hash ring).
@@ -58,11 +66,13 @@ public final class RedisImageCache: ImageCaching {
         nodes.allSatisfy(\.client.isAvailable)
     }
 
-    /// The servers refusing calls (a ``RedisClient``'s by its endpoint, `rediss://HOST:PORT/DB`; others by their
-    /// node name), each with the failure that stopped them (``RedisCommanding/failure``).
+    /// The servers refusing calls (a ``RedisClient``'s by its endpoint, `rediss://HOST:PORT/DB`, a cluster by its
+    /// seeds; others by their node name), each with the failure that stopped them (``RedisCommanding/failure``).
     public var unavailableServers: [(name: String, failure: RedisError?)] {
-        nodes.filter { !$0.client.isAvailable }.map {
-            (($0.client as? RedisClient)?.endpoint.description ?? $0.name, $0.client.failure)
+        nodes.filter { !$0.client.isAvailable }.map { node in
+            let name = (node.client as? RedisClient)?.endpoint.description
+                ?? (node.client as? RedisClusterClient)?.description ?? node.name
+            return (name, node.client.failure)
         }
     }
 

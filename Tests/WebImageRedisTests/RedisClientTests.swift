@@ -143,7 +143,7 @@ import Testing
                                                                                password: "a:b@c", usesTLS: true))
         #expect(RedisEndpoint(url: "redis://:@h") == RedisEndpoint(host: "h"))
         for bad in ["http://x", "redis://", "redis://h:0", "redis://h:99999", "redis://h/x", "redis://h/-1", "rediss://",
-                    "redis://alice@h", "redis://alice:@h", "redis://:%zz@h", "redis://%zz:pw@h", "redis-cluster://h"] {
+                    "redis://alice@h", "redis://alice:@h", "redis://:%zz@h", "redis://%zz:pw@h"] {
             #expect(RedisEndpoint(url: bad) == nil, "\(bad)")
         }
     }
