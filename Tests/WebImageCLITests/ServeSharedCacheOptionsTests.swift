@@ -58,13 +58,29 @@ import WebImageRedis
         #expect(plain.configuration.caches.shared?.redis.client.tls == RedisTLS())
     }
 
+    /// A cluster's seeds, in one URL or several, by flag or by the variable (whose list is cut at commas).
+    @Test func clusterSeeds() throws {
+        let seeds = [RedisEndpoint(host: "a", port: 7000, username: "u", password: "pw", isCluster: true),
+                     RedisEndpoint(host: "b", port: 7001, username: "u", password: "pw", isCluster: true)]
+        for (flags, environment) in [(["--shared-cache", "redis-cluster://u:pw@a:7000,b:7001"], [:]),
+                                     ([], ["WEBIMAGE_SHARED_CACHE": "redis-cluster://u:pw@a:7000, b:7001"]),
+                                     (["--shared-cache", "redis-cluster://u:pw@a:7000", "--shared-cache", "redis-cluster://u:pw@b:7001"], [:])] {
+            let settings = try ServeCommand.parse(["--allow-unsigned"] + flags).makeSettings(environment: environment)
+            #expect(settings.configuration.caches.shared?.endpoints == seeds, "\(flags) \(environment)")
+        }
+    }
+
     @Test func badValuesNameTheFlag() throws {
         let cases: [([String], String)] = [
             (["--shared-cache", "http://a:1"],
-             "webimage: --shared-cache: bad value 'http://a:1': give redis[s]://[[USER]:PASSWORD@]HOST:PORT[/DB]"),
+             "webimage: --shared-cache: bad value 'http://a:1': give redis[s]://[[USER]:PASSWORD@]HOST:PORT[/DB] or redis[s]-cluster://…"),
             // The password is not repeated.
             (["--shared-cache", "rediss://alice:hunter2@h:0"],
-             "webimage: --shared-cache: bad value 'rediss://***@h:0': give redis[s]://[[USER]:PASSWORD@]HOST:PORT[/DB]"),
+             "webimage: --shared-cache: bad value 'rediss://***@h:0': give redis[s]://[[USER]:PASSWORD@]HOST:PORT[/DB] or redis[s]-cluster://…"),
+            (["--shared-cache", "redis-cluster://a:7000", "--shared-cache", "redis://b:6379"],
+             "webimage: --shared-cache: give standalone servers or a cluster's seeds, not both"),
+            (["--shared-cache", "redis-cluster://a:7000", "--shared-cache", "rediss-cluster://b:7001"],
+             "webimage: --shared-cache: a cluster's seeds are all redis-cluster:// or all rediss-cluster://"),
             (["--shared-cache", "rediss://h", "--shared-cache-ca", "/nonexistent/ca.pem"],
              "webimage: --shared-cache: TLS: cannot read the CA file '/nonexistent/ca.pem' as PEM certificates"),
             (["--shared-cache", "rediss://h", "--shared-cache-cert", "/etc/hostname"],
@@ -119,6 +135,40 @@ import WebImageRedis
         await process.exited()
         #expect(process.termination == .exited(0))
         try await origin.shutdown()
+    }
+
+    /// A real `webimage serve` over a real Redis Cluster (3 masters, 3 replicas), seeded from two nodes by the
+    /// variable: what it serves lands in the cluster, on the masters of the keys' slots.
+    @Test func aClusterStoresWhatIsServed() async throws {
+        let cluster = try await RedisClusterProcess.start()
+        defer { cluster.stop() }
+        let origin = try await ServeSharedCacheTLSTests.origin()
+        defer { Task { try? await origin.shutdown() } }
+        let seeds = "redis-cluster://127.0.0.1:\(cluster.servers[0].port),127.0.0.1:\(cluster.servers[4].port)"
+        let serve = try await ServeProcess.start(["--shared-cache-deadline-ms", "2000"],
+                                                 environment: ["WEBIMAGE_SHARED_CACHE": seeds])
+        defer { _ = serve.stop() }
+        #expect(try RawSocket(port: serve.port).request(ServeSharedCacheTLSTests.imagePath(origin)).hasPrefix("HTTP/1.1 200"))
+        let reader = RedisImageCache(endpoints: try #require(RedisEndpoint.endpoints(url: seeds)),
+                                     configuration: .init(client: .init(deadline: .seconds(5))))
+        let sourceKey = "s:" + origin.url("/a.jpg").absoluteString
+        var source: SharedCacheEntry?
+        for _ in 0..<100 where source == nil {
+            source = try await reader.entry(forKey: sourceKey)
+            if source == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(source?.format == .jpeg)
+        var keys = 0
+        for master in try await cluster.nodes() where master.isMaster {
+            let client = RedisClient(endpoint: RedisEndpoint(host: "127.0.0.1", port: master.port),
+                                     configuration: .init(deadline: .seconds(5)))
+            if case .integer(let count) = try await client.command(["DBSIZE"]) { keys += count }
+            await client.close()
+        }
+        #expect(keys == 2)
+        await reader.close()
+        #expect(serve.stop() == 0)
+        #expect(!serve.stderr.contains("shared cache"), "\(serve.stderr)")
     }
 
     private static func failure(_ arguments: [String]) throws -> CLIFailure? {

@@ -10,7 +10,9 @@ import WebImageRedis
 /// the background and never delay an answer.
 public struct SharedCacheConfiguration: Sendable {
     /// The Redis servers (`rediss://` ones over TLS, with ACL users or not); keys are spread over them by
-    /// consistent hashing, so adding one of N moves about 1/N of the keys. No default.
+    /// consistent hashing, so adding one of N moves about 1/N of the keys. Cluster endpoints
+    /// (`RedisEndpoint.isCluster`) are the seeds of one Redis Cluster, whose slots spread the keys instead.
+    /// No default.
     public var endpoints: [RedisEndpoint]
     /// The tier's key prefix (default `swi:`), time to live (default 7 days) and each server's client: deadline
     /// (default 50 ms, connecting, TLS handshake and `AUTH` included), breaker (default open after 3 failures in a

@@ -9,17 +9,12 @@ extension ServeOptions {
     static let sharedCache: [ServeOption] = [
         ServeOption(name: "shared-cache", variables: ["WEBIMAGE_SHARED_CACHE"],
                     kind: .list("redis[s]://[[USER]:PASSWORD@]HOST:PORT[/DB]"),
-                    help: "Redis server shared with other instances (repeatable; keys spread by consistent hashing). "
-                        + "rediss:// is TLS; USER is an ACL user (AUTH USER PASSWORD), percent-encoded like the "
-                        + "password (prefer the variable: flags show in ps). Default: none.",
+                    help: "Redis server shared with other instances (repeatable; keys spread by consistent hashing), "
+                        + "or redis[s]-cluster://[[USER]:PASSWORD@]HOST:PORT[,HOST:PORT…]: seeds of a Redis Cluster, "
+                        + "whose slots spread the keys. rediss is TLS; USER is an ACL user (AUTH USER PASSWORD), "
+                        + "percent-encoded like the password (prefer the variable: flags show in ps). Default: none.",
                     field: "configuration.caches.shared.endpoints") { settings, given in
-            settings.sharedCache.endpoints = try given.values.map { url in
-                guard let endpoint = RedisEndpoint(url: url) else {
-                    throw CLIFailure(subject: given.origin, reason: "bad value '\(redacted(url))': "
-                                         + "give redis[s]://[[USER]:PASSWORD@]HOST:PORT[/DB]")
-                }
-                return endpoint
-            }
+            settings.sharedCache.endpoints = try sharedCacheEndpoints(given)
         },
         ServeOption(name: "shared-cache-ca", variables: ["WEBIMAGE_SHARED_CACHE_CA"], kind: .value("FILE"),
                     help: "The CA certificates (PEM) a rediss:// server's certificate must chain to, instead of the "
@@ -64,6 +59,30 @@ extension ServeOptions {
             settings.sharedCache.redis.keyPrefix = given.text
         },
     ]
+
+    /// The servers `--shared-cache` names: standalone servers, or the seeds of one cluster. A variable's list is
+    /// cut at commas, so a piece without a scheme continues the cluster URL before it.
+    static func sharedCacheEndpoints(_ given: ServeOption.Given) throws -> [RedisEndpoint] {
+        var urls: [String] = []
+        for value in given.values {
+            if value.contains("://") || urls.isEmpty { urls.append(value) } else { urls[urls.count - 1] += "," + value }
+        }
+        let endpoints = try urls.flatMap { url in
+            guard let endpoints = RedisEndpoint.endpoints(url: url) else {
+                throw CLIFailure(subject: given.origin, reason: "bad value '\(redacted(url))': "
+                                     + "give redis[s]://[[USER]:PASSWORD@]HOST:PORT[/DB] or redis[s]-cluster://…")
+            }
+            return endpoints
+        }
+        let seeds = endpoints.filter(\.isCluster)
+        guard seeds.isEmpty || seeds.count == endpoints.count else {
+            throw CLIFailure(subject: given.origin, reason: "give standalone servers or a cluster's seeds, not both")
+        }
+        guard Set(seeds.map(\.usesTLS)).count <= 1 else {
+            throw CLIFailure(subject: given.origin, reason: "a cluster's seeds are all redis-cluster:// or all rediss-cluster://")
+        }
+        return endpoints
+    }
 
     /// With a `rediss://` server, the TLS files are read now: a missing CA file or half a client identity stops
     /// `serve` at start-up rather than failing every call.
