@@ -4,32 +4,50 @@ import WebImageRedis
 
 /// A real Redis Cluster on loopback ports: `redis-server --cluster-enabled yes` × (masters × (1 + replicas)), joined
 /// by `redis-cli --cluster create … --cluster-replicas N`, with a node timeout of one second so a killed master's
-/// replica takes over within a few. Each node's cluster bus has a free port of its own (`--cluster-port`).
+/// replica takes over within a few. Each node's cluster bus has a free port of its own (`--cluster-port`). With
+/// ``Security``, clients, the bus and replication speak TLS and log in as an ACL user (the default user off).
 public final class RedisClusterProcess: Sendable {
     public let servers: [RedisServerProcess]
     private let directory: URL
+    private let security: Security?
 
-    private init(servers: [RedisServerProcess], directory: URL) {
-        self.servers = servers
-        self.directory = directory
+    /// TLS with the test CA's certificates, and the one user every client, replica and `redis-cli` logs in as.
+    public struct Security: Sendable {
+        public var certificates: TestCertificates
+        public var user: String
+        public var password: String
+
+        public init(certificates: TestCertificates, user: String, password: String) {
+            self.certificates = certificates
+            self.user = user
+            self.password = password
+        }
     }
 
-    /// A seed: the first node, as a `redis-cluster://` endpoint.
-    public var seed: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: servers[0].port, isCluster: true) }
+    private init(servers: [RedisServerProcess], directory: URL, security: Security?) {
+        self.servers = servers
+        self.directory = directory
+        self.security = security
+    }
 
-    public static func start(masters: Int = 3, replicas: Int = 1) async throws -> RedisClusterProcess {
+    public static func start(masters: Int = 3, replicas: Int = 1, security: Security? = nil) async throws -> RedisClusterProcess {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("redis-cluster-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let secured = security.map { security in
+            ["--tls-cluster", "yes", "--tls-replication", "yes", "--user", "default", "off",
+             "--user", security.user, "on", ">\(security.password)", "~*", "&*", "+@all",
+             "--masteruser", security.user, "--masterauth", security.password]
+        } ?? []
         var servers: [RedisServerProcess] = []
         do {
             for index in 0..<masters * (1 + replicas) {
-                servers.append(try await RedisServerProcess.start(arguments: [
+                servers.append(try await RedisServerProcess.start(tls: security.map { .valid($0.certificates) }, arguments: [
                     // A replica takes over however long its master was idle (the default refuses after ~20 s).
                     "--cluster-enabled", "yes", "--cluster-node-timeout", "1000", "--cluster-replica-validity-factor", "0",
                     "--cluster-port", "\(try RedisServerProcess.freePort())",
-                    "--cluster-config-file", directory.appendingPathComponent("nodes-\(index).conf").path]))
+                    "--cluster-config-file", directory.appendingPathComponent("nodes-\(index).conf").path] + secured))
             }
-            let cluster = RedisClusterProcess(servers: servers, directory: directory)
+            let cluster = RedisClusterProcess(servers: servers, directory: directory, security: security)
             _ = try await cluster.redisCLI(["--cluster", "create"] + servers.map { "127.0.0.1:\($0.port)" }
                                                + ["--cluster-replicas", "\(replicas)", "--cluster-yes"])
             guard await cluster.waitUntilHealthy(masters: masters) else {
@@ -41,6 +59,14 @@ public final class RedisClusterProcess: Sendable {
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
+    }
+
+    /// A client of one node, as the cluster wants it (TLS and the user with ``Security``).
+    public func client(port: Int) -> RedisClient {
+        RedisClient(endpoint: RedisEndpoint(host: "127.0.0.1", port: port, username: security?.user,
+                                            password: security?.password, usesTLS: security != nil),
+                    configuration: .init(deadline: .seconds(5), breakerFailureThreshold: 1_000,
+                                         tls: RedisTLS(trustRoots: security.map { .file($0.certificates.caFile) } ?? .system)))
     }
 
     /// Kills every node and removes their files.
@@ -100,7 +126,7 @@ public final class RedisClusterProcess: Sendable {
         while ContinuousClock.now < end {
             var healthy = true
             for server in servers where server.isRunning {
-                let info = try? await Self.ask(["CLUSTER", "INFO"], port: server.port)
+                let info = try? await ask(["CLUSTER", "INFO"], port: server.port)
                 healthy = healthy && info?.contains("cluster_state:ok") == true
             }
             if healthy, let nodes = try? await nodes() {
@@ -115,12 +141,11 @@ public final class RedisClusterProcess: Sendable {
     /// A command's text reply from the first node still running.
     private func ask(_ command: [String]) async throws -> String {
         guard let server = servers.first(where: \.isRunning) else { throw RedisError.unavailable }
-        return try await Self.ask(command, port: server.port)
+        return try await ask(command, port: server.port)
     }
 
-    private static func ask(_ command: [String], port: Int) async throws -> String {
-        let client = RedisClient(endpoint: RedisEndpoint(host: "127.0.0.1", port: port),
-                                 configuration: .init(deadline: .seconds(5), breakerFailureThreshold: 1_000))
+    private func ask(_ command: [String], port: Int) async throws -> String {
+        let client = client(port: port)
         defer { Task { await client.close() } }
         guard case .bulkString(let bytes?) = try await client.command(command) else {
             throw RedisError.unexpectedReply("\(command[0]) answered no text")
@@ -129,7 +154,9 @@ public final class RedisClusterProcess: Sendable {
     }
 
     private func redisCLI(_ arguments: [String]) async throws -> String {
-        let run = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/redis-cli"), arguments, timeout: 120)
+        let access = security.map { ["--tls", "--cacert", $0.certificates.caFile, "--user", $0.user, "--pass", $0.password,
+                                     "--no-auth-warning"] } ?? []
+        let run = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/redis-cli"), access + arguments, timeout: 120)
         guard run.exitedNormally, run.status == 0 else {
             throw RedisError.unexpectedReply("redis-cli \(arguments.joined(separator: " ")): \(run.stdout) \(run.stderr)")
         }

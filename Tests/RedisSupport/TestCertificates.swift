@@ -47,7 +47,8 @@ public struct TestCertificates: Sendable {
                               "-subj", "/CN=WebImage test \(ca)", "-addext", "basicConstraints=critical,CA:TRUE",
                               "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
         }
-        try "\(Self.names)\nextendedKeyUsage=serverAuth\n".write(toFile: path("server.ext"), atomically: true, encoding: .utf8)
+        // clientAuth too: a cluster node shows its certificate to the others on the bus.
+        try "\(Self.names)\nextendedKeyUsage=serverAuth,clientAuth\n".write(toFile: path("server.ext"), atomically: true, encoding: .utf8)
         try "extendedKeyUsage=clientAuth\n".write(toFile: path("client.ext"), atomically: true, encoding: .utf8)
         try "subjectAltName=DNS:redis.example\n".write(toFile: path("other-name.ext"), atomically: true, encoding: .utf8)
         for (name, subject) in [("server", "/CN=localhost"), ("client", "/CN=webimage-client"),

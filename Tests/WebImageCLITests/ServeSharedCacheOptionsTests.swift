@@ -160,8 +160,7 @@ import WebImageRedis
         #expect(source?.format == .jpeg)
         var keys = 0
         for master in try await cluster.nodes() where master.isMaster {
-            let client = RedisClient(endpoint: RedisEndpoint(host: "127.0.0.1", port: master.port),
-                                     configuration: .init(deadline: .seconds(5)))
+            let client = cluster.client(port: master.port)
             if case .integer(let count) = try await client.command(["DBSIZE"]) { keys += count }
             await client.close()
         }

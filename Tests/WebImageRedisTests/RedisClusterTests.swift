@@ -35,8 +35,7 @@ import WebImage
         let masters = try await cluster.nodes().filter(\.isMaster)
         #expect(masters.count == 3)
         for master in masters {
-            let client = RedisClient(endpoint: RedisEndpoint(host: "127.0.0.1", port: master.port),
-                                     configuration: .init(deadline: .seconds(5)))
+            let client = cluster.client(port: master.port)
             guard case .integer(let count) = try await client.command(["DBSIZE"]) else { throw RedisError.timeout }
             #expect(count > 50, "master \(master.port) holds \(count) of 300")
             for key in ["swi:k1", "{user1000}.following", "a{b}c", "foo{}{bar}", "\u{e9}t\u{e9}"] {
@@ -47,6 +46,28 @@ import WebImage
         #expect(writer.isAvailable && reader.isAvailable)
         await writer.close()
         await reader.close()
+    }
+
+    /// `rediss-cluster://USER:PASSWORD@`: TLS to every node the map names (the nodes' bus and replication too)
+    /// and the ACL user on each (the default user is off).
+    @Test func aTLSClusterWithAUser() async throws {
+        let certificates = try await TestCertificates.shared()
+        let cluster = try await RedisClusterProcess.start(security: .init(certificates: certificates, user: "alice",
+                                                                           password: RedisTLSTests.password))
+        defer { cluster.stop() }
+        let url = "rediss-cluster://alice:\(RedisTLSTests.escapedPassword)@localhost:\(cluster.servers[0].port)"
+        let cache = RedisImageCache(endpoints: try #require(RedisEndpoint.endpoints(url: url)),
+                                    configuration: .init(client: .init(deadline: .seconds(5),
+                                                                       tls: RedisTLS(trustRoots: .file(certificates.caFile)))))
+        for index in 0..<100 { try await cache.store(Self.entry(index), forKey: "k\(index)") }
+        for index in 0..<100 { #expect(try await cache.read(forKey: "k\(index)") == .entry(Self.entry(index))) }
+        for master in try await cluster.nodes() where master.isMaster {
+            let client = cluster.client(port: master.port)
+            guard case .integer(let count) = try await client.command(["DBSIZE"]) else { throw RedisError.timeout }
+            #expect(count > 10, "master \(master.port) holds \(count) of 100")
+            await client.close()
+        }
+        await cache.close()
     }
 
     /// Reads and writes keep finishing within the deadline (+ 2 s for a loaded machine) while a master is down
@@ -112,7 +133,7 @@ import WebImage
         let source = try #require(masters.first { $0.serves(slot) })
         let target = try #require(masters.first { $0.id != source.id })
         func on(_ node: RedisClusterProcess.Node, _ command: [String]) async throws {
-            let client = RedisClient(endpoint: RedisEndpoint(host: "127.0.0.1", port: node.port), configuration: .init(deadline: .seconds(5)))
+            let client = cluster.client(port: node.port)
             _ = try await client.command(command)
             await client.close()
         }
