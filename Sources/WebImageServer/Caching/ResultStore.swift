@@ -15,7 +15,6 @@ final class ResultStore: Sendable {
     private let instruments: ResultStoreInstruments
     private let statistics: ProxyStatistics
     private let pending = Atomic<Int>(0)
-    private let wasAvailable = Atomic<Bool>(true)
 
     /// The metadata header an object's expiry travels in (S3 hands `x-amz-meta-*` back as written).
     static let expiresHeader = "x-amz-meta-expires"
@@ -153,8 +152,7 @@ final class ResultStore: Sendable {
     /// Sets the gauge, and logs when the store stops or starts being used.
     private func recordAvailability() {
         let available = !breaker.withLock { $0.isOpen }
-        instruments.available.record(available ? 1 : 0)
-        guard wasAvailable.exchange(available, ordering: .relaxed) != available else { return }
+        guard instruments.available.record(available) else { return }
         if available {
             instruments.logger.info("result store available again")
         } else {

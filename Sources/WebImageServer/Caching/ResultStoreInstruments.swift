@@ -4,7 +4,7 @@ import Metrics
 /// The result store's metrics (``ResultStoreMetrics``) and logger, made once with the store, never per event.
 final class ResultStoreInstruments: Sendable {
     let logger: Logger
-    let available: Gauge
+    let available: AvailabilityGauge
     private let hits: Counter
     private let misses: Counter
     private let writes: Counter
@@ -25,13 +25,12 @@ final class ResultStoreInstruments: Sendable {
                              factory: factory))
             })
         }
-        available = Gauge(label: ResultStoreMetrics.available, dimensions: [tierDimension], factory: factory)
+        available = AvailabilityGauge(Gauge(label: ResultStoreMetrics.available, dimensions: [tierDimension], factory: factory))
         hits = counter(ResultStoreMetrics.hits)
         misses = counter(ResultStoreMetrics.misses)
         writes = counter(ResultStoreMetrics.writes)
         errors = perReason(ResultStoreMetrics.errors, Self.readReasons)
         writeFailures = perReason(ResultStoreMetrics.writeFailures, Self.writeReasons)
-        available.record(1)
     }
 
     func hit() { hits.increment() }

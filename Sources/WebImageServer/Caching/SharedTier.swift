@@ -21,7 +21,6 @@ final class SharedTier: Sendable {
     private let instruments: SharedTierInstruments
     private let statistics: ProxyStatistics
     private let pending = Atomic<Int>(0)
-    private let wasAvailable = Atomic<Bool>(true)
 
     /// The tier; without instrumentation of its own it uses `proxyInstrumentation`'s factory.
     init(configuration: SharedCacheConfiguration, statistics: ProxyStatistics, proxyInstrumentation: Instrumentation) {
@@ -122,8 +121,7 @@ final class SharedTier: Sendable {
     /// Sets the gauge, and logs when the tier stops or starts being used.
     private func recordAvailability() {
         let available = cache.isAvailable
-        instruments.available.record(available ? 1 : 0)
-        guard wasAvailable.exchange(available, ordering: .relaxed) != available else { return }
+        guard instruments.available.record(available) else { return }
         if available {
             instruments.logger.info("shared cache available again")
         } else {

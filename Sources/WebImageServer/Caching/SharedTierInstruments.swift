@@ -5,7 +5,7 @@ import WebImageRedis
 /// The shared tier's metrics (``SharedCacheMetrics``) and logger, made once with the tier, never per event.
 final class SharedTierInstruments: Sendable {
     let logger: Logger
-    let available: Gauge
+    let available: AvailabilityGauge
     private let hits: [SharedTier.Kind: Counter]
     private let misses: [SharedTier.Kind: Counter]
     private let writes: [SharedTier.Kind: Counter]
@@ -29,13 +29,12 @@ final class SharedTierInstruments: Sendable {
                                Counter(label: label, dimensions: [(kind, value.rawValue), (reason, $0)], factory: factory)) }
             })
         }
-        available = Gauge(label: SharedCacheMetrics.available, factory: factory)
+        available = AvailabilityGauge(Gauge(label: SharedCacheMetrics.available, factory: factory))
         hits = perKind(SharedCacheMetrics.hits)
         misses = perKind(SharedCacheMetrics.misses)
         writes = perKind(SharedCacheMetrics.writes)
         errors = perReason(SharedCacheMetrics.errors, Self.readReasons)
         writeFailures = perReason(SharedCacheMetrics.writeFailures, Self.writeReasons)
-        available.record(1)
     }
 
     func hit(_ kind: SharedTier.Kind) { hits[kind]?.increment() }

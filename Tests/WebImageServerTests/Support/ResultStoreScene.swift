@@ -33,10 +33,7 @@ final class ResultStoreScene: Sendable {
             moto.stop()
             throw error
         }
-        for index in 0..<images {
-            origin.route("/img\(index).jpg", TestResponse(headers: [("Content-Type", "image/jpeg")],
-                                                         body: try Fixtures.jpeg(40 + index, 30)))
-        }
+        try origin.serveSceneImages(images)
         let scene = ResultStoreScene(origin: origin, moto: moto)
         do {
             try await body(scene)

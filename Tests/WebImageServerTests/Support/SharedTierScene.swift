@@ -25,10 +25,7 @@ final class SharedTierScene: Sendable {
         let origin = try await TestHTTPServer.start()
         var redis: [RedisServerProcess] = []
         for _ in 0..<servers { redis.append(try await RedisServerProcess.start()) }
-        for index in 0..<images {
-            origin.route("/img\(index).jpg", TestResponse(headers: [("Content-Type", "image/jpeg")],
-                                                         body: try Fixtures.jpeg(40 + index, 30)))
-        }
+        try origin.serveSceneImages(images)
         let scene = SharedTierScene(origin: origin, redis: redis)
         do {
             try await body(scene)
@@ -109,5 +106,16 @@ struct SharedTierInstance: Sendable {
     /// The Redis server the shared tier puts `key` of `kind` on.
     func node(_ kind: SharedTier.Kind, _ key: String) -> String? {
         proxy.results.shared?.cache.nodeName(forKey: kind.keyPrefix + key)
+    }
+}
+
+extension TestHTTPServer {
+    /// Routes `count` small JPEGs at `/img<N>.jpg` (40 + N by 30 pixels): the images the shared-tier and
+    /// result-store scenes ask for.
+    func serveSceneImages(_ count: Int) throws {
+        for index in 0..<count {
+            route("/img\(index).jpg", TestResponse(headers: [("Content-Type", "image/jpeg")],
+                                                  body: try Fixtures.jpeg(40 + index, 30)))
+        }
     }
 }
