@@ -12,18 +12,17 @@ struct ResultKeyPart: Sendable {
                                                   when condition: (@Sendable (ProcessingOptions) -> Bool)? = nil)
         -> ResultKeyPart {
         var fields: [PartialKeyPath<ProcessingOptions> & Sendable] = []
-        var readers: [@Sendable (ProcessingOptions) -> (text: String, isDefault: Bool)] = []
+        var isDefault: [@Sendable (ProcessingOptions) -> Bool] = []
+        var texts: [@Sendable (ProcessingOptions) -> String] = []
         for path in repeat each paths {
             fields.append(path)
-            readers.append { options in
-                let value = options[keyPath: path]
-                return (value.keyText, value == defaults[keyPath: path])
-            }
+            isDefault.append { $0[keyPath: path] == defaults[keyPath: path] }
+            texts.append { $0[keyPath: path].keyText }
         }
-        return ResultKeyPart(fields: fields) { [readers] options in
-            guard condition?(options) ?? true else { return nil }
-            let values = readers.map { $0(options) }
-            return values.allSatisfy(\.isDefault) ? nil : values.map(\.text).joined(separator: ":")
+        // Every request walks every part: the texts are made only for a part that enters the key.
+        return ResultKeyPart(fields: fields) { [isDefault, texts] options in
+            guard condition?(options) ?? true, !isDefault.allSatisfy({ $0(options) }) else { return nil }
+            return texts.map { $0(options) }.joined(separator: ":")
         }
     }
 

@@ -22,16 +22,16 @@ struct ProcessingOptionSpec: Sendable {
     /// `.request` option, whatever its declaration says, and for one whose fields other options own.
     let key: ResultKeyPart?
     let apply: Apply
+    /// What the key writes before this option's part: its shortest name (unique, as every name is).
+    let keyName: String
 
     init(names: [String], effect: Effect, key: ResultKeyPart?, apply: @escaping Apply) {
         self.names = names
+        keyName = names.min { $0.count < $1.count } ?? names[0]
         self.effect = effect
         if case .request = effect { self.key = nil } else { self.key = key }
         self.apply = apply
     }
-
-    /// What the key writes before this option's part: its shortest name (unique, as every name is).
-    var keyName: String { names.min { $0.count < $1.count } ?? names[0] }
 }
 
 /// The shapes a declaration in ``ProcessingOptionTable`` takes.
