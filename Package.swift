@@ -57,7 +57,8 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // libtiff 4.5: TIFF decoding and encoding from memory, with per-handle error handlers and allocation bounds.
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
-        // libxml2: the service's SVG sanitiser reads documents with it (entities expanded within its limits).
+        // libxml2: XML read as librsvg reads it (`XMLEventReader`): the SVG text check, XMP, the service's SVG
+        // sanitiser.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // librsvg 2.54 (with cairo and GLib): SVG rasterising, the library libvips and imgproxy use. Its flags
         // carry -pthread, which SwiftPM drops with a warning (no header needs it).
@@ -80,7 +81,7 @@ let package = Package(
         .target(name: "WebImageCodecs",
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim",
                                "CColorShim", "CDeflate", "CZlib", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CTIFF", "CRSVG",
-                               "CPoppler"]),
+                               "CPoppler", "CLibXML2"]),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs", "CSystemShim",
                                                  .product(name: "Crypto", package: "swift-crypto"),
@@ -111,7 +112,7 @@ let package = Package(
         // The image service as a library: URL parsing, signatures, source policy, the processing pipeline and a
         // Hummingbird router any Hummingbird app can mount.
         .target(name: "WebImageServer",
-                dependencies: ["AWSSigV4", "WebImage", "WebImageRedis", "WebImageLogging", "CLibXML2", "CSystemShim",
+                dependencies: ["AWSSigV4", "WebImage", "WebImageCodecs", "WebImageRedis", "WebImageLogging", "CSystemShim",
                                "Spawning",
                                .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),

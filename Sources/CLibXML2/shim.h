@@ -4,3 +4,5 @@
 #undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
 #include <libxml/xmlreader.h>
+#include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>

@@ -22,6 +22,16 @@ png_structp cpng_create_read_struct(cpng_errors *errors) {
     // image is a second, slow pass over memory (browsers skip it too).
     if (png) png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
 #endif
+    // libpng allocates (and clears) a text or metadata chunk's declared length before reading it, and a length
+    // over its limit is only a warning on read: a 700-byte file declaring a 1.9 GB iTXt took 1.9 GB. The
+    // ancillary chunks are read by the Swift chunk walker (metadata, colour), and no transform asked of libpng
+    // depends on them, so it skips them all, reading through in small pieces; tRNS is the one it needs.
+    if (png) {
+        static const png_byte skipped[] = "bKGD\0cHRM\0cICP\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0mDCV\0cLLI\0oFFs\0"
+                                          "pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0tEXt\0tIME\0zTXt\0";
+        png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+        png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, (int)(sizeof skipped / 5));
+    }
     return png;
 }
 

@@ -39,8 +39,8 @@ public enum LargeImages {
 }
 
 /// PNG files from their chunks, CRCs computed.
-enum PNGChunks {
-    static func file(_ chunks: [(type: String, data: [UInt8])]) -> Data {
+public enum PNGChunks {
+    public static func file(_ chunks: [(type: String, data: [UInt8])]) -> Data {
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         for (type, data) in chunks {
             let body = Array(type.utf8) + data

@@ -87,3 +87,32 @@ import Testing
         }
     }
 }
+
+/// A sanitised SVG holds nothing from the machine it was sanitised on: an external entity, parameter entity or
+/// DTD naming a local file is never read into the output.
+@Suite struct SVGSanitizerOutsideTests {
+    @Test func localFilesAreNotReadThroughEntities() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("svg-outside-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let secret = folder.appendingPathComponent("secret.txt"), dtd = folder.appendingPathComponent("secret.dtd")
+        try Data("the secret".utf8).write(to: secret)
+        try Data("<!ENTITY inner \"the secret\">".utf8).write(to: dtd)
+        for document in [
+            "<!DOCTYPE svg [<!ENTITY leak SYSTEM \"\(secret.absoluteString)\">]><svg><text>&leak;</text></svg>",
+            "<!DOCTYPE svg [<!ENTITY % ext SYSTEM \"\(dtd.absoluteString)\"> %ext;]><svg><text>&inner;</text></svg>",
+            "<!DOCTYPE svg SYSTEM \"\(dtd.absoluteString)\"><svg><text>&inner;</text></svg>",
+        ] {
+            let output = try? SVGSanitizerTests.sanitized(document)
+            #expect(output.map { !$0.contains("secret") } ?? true, "\(output ?? "")")
+        }
+    }
+}
+
+extension SVGSanitizerOutsideTests {
+    @Test func aMalformedDocumentIsRefusedWithLibxml2sReason() {
+        let failure = #expect(throws: SVGSanitizer.Failure.self) { try SVGSanitizerTests.sanitized("<svg><g></svg>") }
+        #expect(failure?.description
+                == "the SVG is not well-formed XML: Opening and ending tag mismatch: g line 1 and svg")
+    }
+}

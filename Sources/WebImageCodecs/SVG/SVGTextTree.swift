@@ -1,13 +1,10 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
-/// What of an SVG's XML the text check needs, read with libxml2 (through `XMLParser`: entities expanded within
+/// What of an SVG's XML the text check needs, read with libxml2 (``XMLEventReader``: entities expanded within
 /// libxml2's limits, none loaded from outside): each element's font-size declarations, id, classes, text and
 /// whether it lies in a `<text>`; the style sheets; every `data:` URL; what loads text or style the check could
 /// not follow. Element and attribute names are taken without their namespace and case: more matches, never fewer.
-final class SVGTextTree: NSObject, XMLParserDelegate {
+final class SVGTextTree: XMLEventHandling {
     struct Element {
         var parent: Int?
         var name: String
@@ -54,19 +51,14 @@ final class SVGTextTree: NSObject, XMLParserDelegate {
 
     static func read(_ data: Data) -> SVGTextTree {
         let tree = SVGTextTree()
-        let parser = XMLParser(data: data)
-        parser.delegate = tree
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
         // libxml2 recovers from errors here; librsvg, which read the document first, refuses any, so on a
         // document it accepted both see the same elements.
-        _ = parser.parse()
+        XMLEventReader.read(data, to: tree)
         return tree
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-        let name = elementName.lowercased()
+    func startElement(_ tag: XMLStartTag) {
+        let name = tag.localName.lowercased(), namespaceURI = tag.namespaceURI
         let parent = open.last
         var element = Element(parent: parent, name: name, ids: [], classes: [], own: .inherited,
                               insideText: name == "text" || parent.map { elements[$0].insideText } ?? false)
@@ -74,7 +66,7 @@ final class SVGTextTree: NSObject, XMLParserDelegate {
         let applies = namespaceURI == Self.svgNamespace && name != "include" && name != "fallback"
         // A size the `style` attribute surely sets overrides the presentation attributes.
         var presentation = SVGFontSizeBound.inherited, styled = SVGFontSizeBound.inherited
-        for (qualified, value) in attributeDict {
+        for (qualified, value) in tag.attributes {
             let attribute = qualified.split(separator: ":").last.map { $0.lowercased() } ?? ""
             // librsvg reads `font-size` and `style` spelled so, in no namespace: no other ends inheritance.
             let ownAttribute = applies && (qualified == "font-size" || qualified == "style")
@@ -111,8 +103,7 @@ final class SVGTextTree: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?) {
+    func endElement() {
         if let text = styleText, open.last == styleElement {
             let tokens = CSSTokenizer.tokens(text)
             styleSheets.append(tokens)
@@ -123,15 +114,7 @@ final class SVGTextTree: NSObject, XMLParserDelegate {
         if !open.isEmpty { open.removeLast() }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        characters(string)
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        characters(String(decoding: CDATABlock, as: UTF8.self))
-    }
-
-    func parser(_ parser: XMLParser, foundProcessingInstructionWithTarget target: String, data: String?) {
+    func processingInstruction(target: String, data: String?) {
         // librsvg reads an `xml-stylesheet` PI's pseudo-attributes with their character references resolved.
         guard target == "xml-stylesheet", let data else { return }
         if data.contains("&") || SVGTextDataURLs.normalized(data).lowercased().contains("data:") {
@@ -139,7 +122,7 @@ final class SVGTextTree: NSObject, XMLParserDelegate {
         }
     }
 
-    private func characters(_ string: String) {
+    func characters(_ string: String) {
         guard let index = open.last else { return }
         if styleText != nil { styleText? += string }
         let breaks = string.unicodeScalars.reduce(0) { $0 + (Self.isLineBreak($1) ? 1 : 0) }

@@ -1,5 +1,5 @@
-import CLibXML2
 import Foundation
+import WebImageCodecs
 
 /// An SVG answered as SVG, made safe to show in a page (imgproxy's `IMGPROXY_SANITIZE_SVG`): the document is
 /// read with libxml2 (entities expanded within its amplification limits, no network, no external entity) and
@@ -22,24 +22,16 @@ enum SVGSanitizer {
                                                "audio", "video", "handler", "listener"]
     static let animations: Set<String> = ["animate", "set", "animatemotion", "animatetransform", "animatecolor"]
 
-    /// libxml2's global state is made once, before any thread reads a document.
-    private static let initialized: Void = xmlInitParser()
-
     /// The sanitized document, at most `maxBytes` long (entity expansion can make it longer than the source).
     static func sanitize(_ data: Data, maxBytes: Int) throws(Failure) -> Data {
-        _ = initialized
-        let options = Int32(XML_PARSE_NOENT.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-                            | XML_PARSE_NOWARNING.rawValue)
-        let result: Result<Data, Failure> = data.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count <= Int(Int32.max),
-                  let reader = xmlReaderForMemory(base, Int32(bytes.count), nil, nil, options) else {
-                return .failure(Failure(description: "the SVG is empty or too large to read"))
-            }
-            defer { xmlFreeTextReader(reader) }
-            var writer = Writer(maxBytes: maxBytes)
-            return Result { () throws(Failure) in try writer.copy(reader) }
+        let writer = Writer(maxBytes: maxBytes)
+        let outcome = XMLEventReader.read(data, to: writer)
+        if let failure = writer.failure { throw failure }
+        guard outcome.isWellFormed else {
+            throw Failure(description: "the SVG is not well-formed XML" + (outcome.firstError.map { ": \($0)" } ?? ""))
         }
-        return try result.get()
+        guard writer.sawRoot, writer.isBalanced else { throw Failure(description: "the SVG has no root element") }
+        return writer.output
     }
 
     static func localName(_ qualified: String) -> String {
@@ -71,66 +63,49 @@ enum SVGSanitizer {
         return true
     }
 
-    /// Writes the kept nodes back as XML.
-    private struct Writer {
+    /// Writes the kept nodes back as XML, stopping at the first failure.
+    private final class Writer: XMLEventHandling {
         let maxBytes: Int
-        var output = Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".utf8)
+        private(set) var output = Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".utf8)
+        private(set) var failure: Failure?
         /// Names of the open elements written, and how deep inside a dropped element the reader is.
         private var open: [String] = []
         private var droppedDepth = 0
         /// Text of the `style` element being read: written only once whole and checked.
         private var styleText: String?
-        private var sawRoot = false
+        private(set) var sawRoot = false
 
         init(maxBytes: Int) {
             self.maxBytes = maxBytes
         }
 
-        mutating func copy(_ reader: xmlTextReaderPtr) throws(Failure) -> Data {
-            while true {
-                let step = xmlTextReaderRead(reader)
-                if step == 0 { break }
-                guard step > 0 else {
-                    let detail = xmlGetLastError()?.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
-                    throw Failure(description: "the SVG is not well-formed XML" + (detail.map { ": \($0)" } ?? ""))
-                }
-                switch xmlTextReaderNodeType(reader) {
-                case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-                    let empty = xmlTextReaderIsEmptyElement(reader) == 1
-                    try start(Self.string(xmlTextReaderConstName(reader)), attributes: Self.attributes(of: reader))
-                    if empty { try end() }
-                case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-                    try end()
-                case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
-                     Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
-                    try text(Self.string(xmlTextReaderConstValue(reader)))
-                default:
-                    break
-                }
-            }
-            guard sawRoot, open.isEmpty else { throw Failure(description: "the SVG has no root element") }
-            return output
+        var isDone: Bool { failure != nil }
+        var isBalanced: Bool { open.isEmpty && droppedDepth == 0 }
+
+        func startElement(_ tag: XMLStartTag) {
+            let attributes = tag.attributes.merging(tag.namespaceDeclarations) { $1 }
+                .map { (name: $0.key, value: $0.value) }.sorted { $0.name < $1.name }
+            run { () throws(Failure) in try start(tag.qualifiedName, attributes: attributes) }
         }
 
-        private static func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
-            pointer.map { String(cString: $0) } ?? ""
+        func endElement() {
+            run { () throws(Failure) in try end() }
         }
 
-        private static func attributes(of reader: xmlTextReaderPtr) -> [(name: String, value: String)] {
-            var attributes: [(name: String, value: String)] = []
-            while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-                attributes.append((string(xmlTextReaderConstName(reader)), string(xmlTextReaderConstValue(reader))))
-            }
-            xmlTextReaderMoveToElement(reader)
-            return attributes.sorted { $0.name < $1.name }
+        func characters(_ text: String) {
+            run { () throws(Failure) in try self.text(text) }
         }
 
-        private mutating func write(_ text: String) throws(Failure) {
+        private func run(_ step: () throws(Failure) -> Void) {
+            do { try step() } catch { failure = error }
+        }
+
+        private func write(_ text: String) throws(Failure) {
             output.append(contentsOf: text.utf8)
             if output.count > maxBytes { throw Failure(description: "the sanitized SVG is over \(maxBytes) bytes") }
         }
 
-        private mutating func start(_ elementName: String, attributes: [(name: String, value: String)]) throws(Failure) {
+        private func start(_ elementName: String, attributes: [(name: String, value: String)]) throws(Failure) {
             let name = SVGSanitizer.localName(elementName)
             if !sawRoot {
                 sawRoot = true
@@ -152,7 +127,7 @@ enum SVGSanitizer {
             if name == "style" { styleText = "" }
         }
 
-        private mutating func end() throws(Failure) {
+        private func end() throws(Failure) {
             if droppedDepth > 0 {
                 droppedDepth -= 1
                 return
@@ -165,7 +140,7 @@ enum SVGSanitizer {
             try write("</" + name + ">")
         }
 
-        private mutating func text(_ string: String) throws(Failure) {
+        private func text(_ string: String) throws(Failure) {
             guard droppedDepth == 0, !open.isEmpty else { return }
             if styleText != nil {
                 styleText? += string
