@@ -72,8 +72,13 @@ public final class RedisClient: RedisCommanding {
     /// made) named by its command (`GET`, `SET`, …), or `PIPELINE` for several, with OpenTelemetry's database
     /// attributes; keys, values and the password are never recorded.
     public func send(_ commands: [[[UInt8]]]) async throws(RedisError) -> [RESPValue] {
+        try await send(commands, deadline: configuration.deadline)
+    }
+
+    /// ``send(_:)`` with a shorter deadline: what is left of a call's budget (a cluster's redirections).
+    func send(_ commands: [[[UInt8]]], deadline: Duration) async throws(RedisError) -> [RESPValue] {
         guard !commands.isEmpty else { return [] }
-        guard let tracer else { return try await call(commands) }
+        guard let tracer else { return try await call(commands, deadline: deadline) }
         let name = commands.count == 1 ? String(decoding: commands[0].first ?? [], as: UTF8.self).uppercased() : "PIPELINE"
         let span = tracer.startSpan(name, context: InstrumentationContext.current ?? .topLevel, ofKind: .client)
         defer { span.end() }
@@ -86,17 +91,17 @@ public final class RedisClient: RedisCommanding {
             span.attributes["db.namespace"] = String(endpoint.database)
         }
         do {
-            return try await call(commands)
+            return try await call(commands, deadline: deadline)
         } catch {
             span.recordError(error)
             throw error
         }
     }
 
-    private func call(_ commands: [[[UInt8]]]) async throws(RedisError) -> [RESPValue] {
+    private func call(_ commands: [[[UInt8]]], deadline: Duration) async throws(RedisError) -> [RESPValue] {
         let allowed = state.withLock { !$0.closed && $0.breaker.allowsCall() }
         guard allowed else { throw .unavailable }
-        var (result, connection) = await withDeadline(commands)
+        var (result, connection) = await withDeadline(commands, deadline: deadline)
         if case .success(let replies) = result, let refusal = replies.lazy.compactMap(Self.loginRefusal).first {
             result = .failure(.connectionFailed("\(endpoint.hostAndPortText): \(refusal)"))
         }
@@ -137,13 +142,13 @@ public final class RedisClient: RedisCommanding {
 
     /// Runs the commands on a pooled connection, failing at the deadline (with ``RedisError/timeout``, or with
     /// what the connection's set-up was stuck at); also answers the connection used.
-    private func withDeadline(_ commands: [[[UInt8]]])
+    private func withDeadline(_ commands: [[[UInt8]]], deadline: Duration)
         async -> (Result<[RESPValue], RedisError>, EventLoopFuture<any Channel>) {
         let (index, pooled) = connection()
         let channelFuture = pooled.channel, eventLoop = channelFuture.eventLoop
         let outcome = eventLoop.makePromise(of: [RESPValue].self)
         let place = endpoint.hostAndPortText
-        let timeout = eventLoop.scheduleTask(in: TimeAmount(configuration.deadline)) {
+        let timeout = eventLoop.scheduleTask(in: TimeAmount(deadline)) {
             outcome.fail(pooled.setup.timeout(place: place))
             self.discard(index, channelFuture)
         }

@@ -2,14 +2,15 @@ extension RedisClusterClient {
     /// The map; read now when none is known yet, so the first calls wait for it (a read shared by all of them,
     /// bounded by the deadline).
     func currentMap() async throws(RedisError) -> RedisClusterMap {
-        let (known, closed) = state.withLock { ($0.map, $0.closed) }
+        let (known, closed, lastRead) = state.withLock { ($0.map, $0.closed, $0.lastRead) }
         guard !closed else { throw .unavailable }
-        if let known { return known }
-        return try await reading().value.get()
+        guard let known else { return try await reading().value.get() }
+        if let lastRead, ContinuousClock.now - lastRead >= Self.mapMaxAge { refreshInBackground() }
+        return known
     }
 
     /// Reads the map again in the background, at most once per ``refreshInterval``: after a `MOVED` reply, a
-    /// failed call or a slot no master serves.
+    /// failed call, a slot no master serves, or once the map is ``mapMaxAge`` old.
     func refreshInBackground() {
         let due = state.withLock { state in
             !state.closed && state.reading == nil
@@ -30,7 +31,8 @@ extension RedisClusterClient {
     }
 
     /// `CLUSTER SLOTS` from the known masters, then the seeds, until one answers with a map or the deadline has
-    /// passed; the map, or why none could be read, is kept.
+    /// passed; the map, or why none could be read, is kept, and the clients of nodes it does not name as masters
+    /// are closed (a failed-over master, a node removed).
     private func readMap() async -> Result<RedisClusterMap, RedisError> {
         let start = ContinuousClock.now
         let known = state.withLock { $0.map?.masters ?? [] }
@@ -39,9 +41,12 @@ extension RedisClusterClient {
             candidates.append(node)
         }
         var result = Result<RedisClusterMap, RedisError>.failure(.unavailable)
-        for node in candidates where ContinuousClock.now - start < configuration.deadline {
+        for node in candidates {
+            let left = configuration.deadline - (ContinuousClock.now - start)
+            guard left > .zero else { break }
             do {
-                let reply = try await client(for: node).command(["CLUSTER", "SLOTS"])
+                let reply = try await client(for: node).send([["CLUSTER", "SLOTS"].map { Array($0.utf8) }],
+                                                             deadline: left)[0]
                 guard let map = RedisClusterMap(slots: reply, asked: node.host) else {
                     result = .failure(.unexpectedReply("CLUSTER SLOTS from \(node) gave no slot map"))
                     continue
@@ -52,15 +57,22 @@ extension RedisClusterClient {
                 result = .failure(error)
             }
         }
-        state.withLock { state in
+        let departed = state.withLock { state -> [RedisClient] in
             state.reading = nil
             state.lastRead = .now
             switch result {
-            case .success(let map): (state.map, state.mapFailure) = (map, nil)
-            case .failure(let error) where state.map == nil: state.mapFailure = error
-            case .failure: break
+            case .success(let map):
+                (state.map, state.mapFailure) = (map, nil)
+                let gone = state.clients.keys.filter { !map.masters.contains($0) }
+                return gone.compactMap { state.clients.removeValue(forKey: $0) }
+            case .failure(let error) where state.map == nil:
+                state.mapFailure = error
+            case .failure:
+                break
             }
+            return []
         }
+        for client in departed { await client.close() }
         return result
     }
 }

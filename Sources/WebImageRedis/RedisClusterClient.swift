@@ -7,8 +7,9 @@ import Synchronization
 /// ring of its own).
 ///
 /// The slot map is read with `CLUSTER SLOTS` from the seeds (or any node known since), on the first call and
-/// again in the background after a `MOVED` reply or a failed call; `MOVED` is followed at once and remembered,
-/// `ASK` (a slot being migrated) is followed once with `ASKING`. Each master has its own ``RedisClient`` (its
+/// again in the background after a `MOVED` reply, a failed call, or once it is ``mapMaxAge`` old; a node the new
+/// map no longer names as a master has its connections closed. `MOVED` is followed at once and remembered,
+/// `ASK` (a slot being migrated) is followed once with `ASKING`; redirections share the call's deadline. Each master has its own ``RedisClient`` (its
 /// pooled connections, deadline and breaker, TLS and ACL user as the seeds'), so a dead master costs calls for its
 /// slots a failure in bounded time, then none while its breaker is open, until the map names its replica.
 /// Commands sent together are pipelined per master; a command with several keys must keep them in one slot
@@ -22,6 +23,9 @@ public final class RedisClusterClient: RedisCommanding, CustomStringConvertible 
     static let maxRedirects = 3
     /// The least time between two background reads of the map.
     static let refreshInterval = Duration.milliseconds(100)
+    /// The age at which a call reads the map again in the background, even with no sign of change (a replica
+    /// added, a failover whose `MOVED` no call has met yet).
+    static let mapMaxAge = Duration.seconds(30)
 
     let group: any EventLoopGroup
     let state = Mutex(ClusterState())
@@ -85,7 +89,7 @@ public final class RedisClusterClient: RedisCommanding, CustomStringConvertible 
         let results = await withTaskGroup(of: (RedisClusterNode, [Int], Result<[RESPValue], RedisError>).self) { group in
             for (node, indices) in batches {
                 group.addTask {
-                    (node, indices, await self.call(node, indices.map { commands[$0] }))
+                    (node, indices, await self.call(node, indices.map { commands[$0] }, deadline: self.configuration.deadline))
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -123,9 +127,10 @@ public final class RedisClusterClient: RedisCommanding, CustomStringConvertible 
     ]
 
     /// One master's pipeline; a failure that may mean the map changed (a dead master) asks for a fresh one.
-    private func call(_ node: RedisClusterNode, _ commands: [[[UInt8]]]) async -> Result<[RESPValue], RedisError> {
+    private func call(_ node: RedisClusterNode, _ commands: [[[UInt8]]], deadline: Duration)
+        async -> Result<[RESPValue], RedisError> {
         do {
-            return .success(try await client(for: node).send(commands))
+            return .success(try await client(for: node).send(commands, deadline: deadline))
         } catch {
             refreshInBackground()
             return .failure(error)
@@ -138,13 +143,14 @@ public final class RedisClusterClient: RedisCommanding, CustomStringConvertible 
         var reply = reply, asked = node
         for _ in 0...Self.maxRedirects {
             guard let redirect = RedisClusterRedirect(reply, asked: asked.host) else { return reply }
-            guard ContinuousClock.now - start < configuration.deadline else { throw .timeout }
+            let left = configuration.deadline - (ContinuousClock.now - start)
+            guard left > .zero else { throw .timeout }
             if redirect.moved {
                 state.withLock { $0.map?.move(redirect.slot, to: redirect.node) }
                 refreshInBackground()
-                reply = try await call(redirect.node, [command]).get()[0]
+                reply = try await call(redirect.node, [command], deadline: left).get()[0]
             } else {
-                reply = try await call(redirect.node, [[Array("ASKING".utf8)], command]).get()[1]
+                reply = try await call(redirect.node, [[Array("ASKING".utf8)], command], deadline: left).get()[1]
             }
             asked = redirect.node
         }

@@ -78,8 +78,19 @@ import WebImage
         let deadline = Duration.milliseconds(500)
         let writer = Self.cache(seed: cluster.servers[0].port, deadline: deadline)
         let reader = Self.cache(seed: cluster.servers[1].port, deadline: deadline)
+        // A bare client of the cluster, to see which nodes it keeps connections to.
+        let probe = RedisClusterClient(seeds: [RedisEndpoint(host: "127.0.0.1", port: cluster.servers[2].port)],
+                                       configuration: .init(deadline: deadline))
+        func probeAll() async -> Bool {
+            var all = true
+            for index in 0..<200 where (try? await probe.command(["GET", "k\(index)"])) == nil { all = false }
+            return all
+        }
+        func probePorts() -> Set<Int> { probe.state.withLock { Set($0.clients.keys.map(\.port)) } }
         for index in 0..<200 { try await writer.store(Self.entry(index), forKey: "k\(index)") }
+        #expect(await probeAll())
         let victim = try #require(try await cluster.nodes().first { $0.isMaster && $0.port != cluster.servers[0].port })
+        #expect(probePorts().contains(victim.port))
         let slowest = Mutex(Duration.zero), misses = Mutex(0)
         let load = Task {
             while !Task.isCancelled {
@@ -115,6 +126,15 @@ import WebImage
         #expect(shared)
         #expect(misses.withLock { $0 } > 0, "no call went to the dead master")
         #expect(slowest.withLock { $0 } < deadline + .seconds(2), "a call took \(slowest.withLock { $0 })")
+        // The dead master's connections are closed once a map without it is read; the promoted replica's open.
+        let masters = Set(try await cluster.nodes().filter { $0.isMaster && !$0.isDown }.map(\.port))
+        let settled = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < settled, !(await probeAll() && probePorts() == masters) {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(probePorts() == masters)
+        #expect(!probePorts().contains(victim.port))
+        await probe.close()
         await writer.close()
         await reader.close()
     }
