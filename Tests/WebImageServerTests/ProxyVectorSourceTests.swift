@@ -43,6 +43,31 @@ import WebImage
         }
     }
 
+    /// An origin's SVG that names a file of the service's machine in an external entity, parameter entity or DTD
+    /// gets nothing of it: librsvg, reading the header, refuses an entity it does not define (422), and the
+    /// sanitiser reads nothing from outside the document.
+    @Test func anSVGAnsweredAsSVGHoldsNothingOfTheServicesFiles() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("svg-secret-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let secret = folder.appendingPathComponent("secret.txt"), dtd = folder.appendingPathComponent("secret.dtd")
+        try Data("the service's secret".utf8).write(to: secret)
+        try Data("<!ENTITY inner \"the service's secret\">".utf8).write(to: dtd)
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\">"
+        let documents = [
+            "<!DOCTYPE svg [<!ENTITY leak SYSTEM \"\(secret.absoluteString)\">]>\(svg)<text>&leak;</text></svg>",
+            "<!DOCTYPE svg [<!ENTITY % ext SYSTEM \"\(dtd.absoluteString)\"> %ext;]>\(svg)<text>&inner;</text></svg>",
+            "<!DOCTYPE svg SYSTEM \"\(dtd.absoluteString)\">\(svg)<text>&inner;</text></svg>",
+        ]
+        try await ProxyHarness.with(ProxyHarness.configuration()) { harness in
+            for (index, document) in documents.enumerated() {
+                harness.serve("/x\(index).svg", Data(document.utf8), contentType: "image/svg+xml")
+                let answer = try await harness.get(harness.signedPath("w:10", source: "/x\(index).svg", ext: "svg"))
+                #expect(answer.status == 422 && !answer.text.contains("secret"), "\(index): \(answer.status) \(answer.text)")
+            }
+        }
+    }
+
     @Test func aRasterIsRenderedAtTheResultSize() async throws {
         try await Self.withSVG { harness in
             // 100×50 fitted into 300×300: enlarged (vectors ignore enlarge:0) to 300×150.
