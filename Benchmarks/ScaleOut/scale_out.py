@@ -36,7 +36,7 @@ class Load:
         self.port, self.cold_share = port, cold_share
         rng = random.Random(seed)
         self.pool = [(index, name, width, fmt) for index, (name, width, fmt) in enumerate(
-            (name, width, fmt) for name in sources for width in range(96, 800, 8) for fmt in FORMATS)]
+            (name, width, fmt) for name in sources for width in range(64, 1024) for fmt in FORMATS)]
         rng.shuffle(self.pool)
         self.next_cold = 0
         self.answered = []

@@ -1,9 +1,6 @@
 """The processes of the scale-out benchmark, all on 127.0.0.1 and free ports: a Redis Cluster of 3 masters and 3
 replicas, moto's S3 server, a counting origin, `webimage serve` instances sharing the cluster and the store, and
 nginx in front of them (least_conn, one retry on the next upstream)."""
-import base64
-import hashlib
-import hmac
 import http.server
 import os
 import signal
@@ -11,18 +8,10 @@ import socket
 import subprocess
 import threading
 import time
-import urllib.parse
 import urllib.request
 
-HOST = "127.0.0.1"
-KEY = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
-SALT = "520f986b998545b4785e0defbc4f3c12"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
+# The soak's signing and ports (Benchmarks/Soak is on the path: scale_out.py puts it there).
+from server import HOST, KEY, SALT, free_port, image_path  # noqa: E402,F401
 
 
 def wait_for_port(port, seconds=30):
@@ -34,16 +23,6 @@ def wait_for_port(port, seconds=30):
         except OSError:
             time.sleep(0.05)
     raise RuntimeError("nothing listens on %d" % port)
-
-
-def sign(path):
-    """imgproxy's signature: HMAC-SHA256(key, salt + path), base64url without padding, in front of the path."""
-    digest = hmac.new(bytes.fromhex(KEY), bytes.fromhex(SALT) + path.encode(), hashlib.sha256).digest()
-    return "/" + base64.urlsafe_b64encode(digest).decode().rstrip("=") + path
-
-
-def image_path(options, source, extension):
-    return sign("/%s/plain/%s@%s" % (options, urllib.parse.quote(source, safe=""), extension))
 
 
 def stop(process):

@@ -47,23 +47,15 @@ import WebImage
     /// gets nothing of it: librsvg, reading the header, refuses an entity it does not define (422), and the
     /// sanitiser reads nothing from outside the document.
     @Test func anSVGAnsweredAsSVGHoldsNothingOfTheServicesFiles() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("svg-secret-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let secret = folder.appendingPathComponent("secret.txt"), dtd = folder.appendingPathComponent("secret.dtd")
-        try Data("the service's secret".utf8).write(to: secret)
-        try Data("<!ENTITY inner \"the service's secret\">".utf8).write(to: dtd)
-        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\">"
-        let documents = [
-            "<!DOCTYPE svg [<!ENTITY leak SYSTEM \"\(secret.absoluteString)\">]>\(svg)<text>&leak;</text></svg>",
-            "<!DOCTYPE svg [<!ENTITY % ext SYSTEM \"\(dtd.absoluteString)\"> %ext;]>\(svg)<text>&inner;</text></svg>",
-            "<!DOCTYPE svg SYSTEM \"\(dtd.absoluteString)\">\(svg)<text>&inner;</text></svg>",
-        ]
+        let outside = try OutsideFileDocuments(root: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\">")
+        defer { outside.remove() }
+        let documents = outside.documents
         try await ProxyHarness.with(ProxyHarness.configuration()) { harness in
             for (index, document) in documents.enumerated() {
                 harness.serve("/x\(index).svg", Data(document.utf8), contentType: "image/svg+xml")
                 let answer = try await harness.get(harness.signedPath("w:10", source: "/x\(index).svg", ext: "svg"))
-                #expect(answer.status == 422 && !answer.text.contains("secret"), "\(index): \(answer.status) \(answer.text)")
+                #expect(answer.status == 422 && !answer.text.contains(OutsideFileDocuments.secret),
+                        "\(index): \(answer.status) \(answer.text)")
             }
         }
     }

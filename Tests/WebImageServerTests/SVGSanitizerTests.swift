@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WebImageServer
 
 /// What an SVG answered as SVG keeps and loses (imgproxy's sanitising, with external references removed too).
@@ -92,19 +93,11 @@ import Testing
 /// DTD naming a local file is never read into the output.
 @Suite struct SVGSanitizerOutsideTests {
     @Test func localFilesAreNotReadThroughEntities() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("svg-outside-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let secret = folder.appendingPathComponent("secret.txt"), dtd = folder.appendingPathComponent("secret.dtd")
-        try Data("the secret".utf8).write(to: secret)
-        try Data("<!ENTITY inner \"the secret\">".utf8).write(to: dtd)
-        for document in [
-            "<!DOCTYPE svg [<!ENTITY leak SYSTEM \"\(secret.absoluteString)\">]><svg><text>&leak;</text></svg>",
-            "<!DOCTYPE svg [<!ENTITY % ext SYSTEM \"\(dtd.absoluteString)\"> %ext;]><svg><text>&inner;</text></svg>",
-            "<!DOCTYPE svg SYSTEM \"\(dtd.absoluteString)\"><svg><text>&inner;</text></svg>",
-        ] {
+        let outside = try OutsideFileDocuments()
+        defer { outside.remove() }
+        for document in outside.documents {
             let output = try? SVGSanitizerTests.sanitized(document)
-            #expect(output.map { !$0.contains("secret") } ?? true, "\(output ?? "")")
+            #expect(output.map { !$0.contains(OutsideFileDocuments.secret) } ?? true, "\(output ?? "")")
         }
     }
 }

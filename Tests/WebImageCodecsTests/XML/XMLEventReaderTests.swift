@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WebImageCodecs
 
 /// The XML reader the SVG text check and the XMP filter stand on: what it reports, and what it refuses to do.
@@ -88,17 +89,9 @@ struct XMLEventReaderTests {
     /// Nothing is read from outside the document: an external entity, parameter entity or DTD expands to
     /// nothing, and the document is not clean.
     @Test func nothingIsLoadedFromOutside() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xml-outside-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let secret = folder.appendingPathComponent("secret.txt"), dtd = folder.appendingPathComponent("secret.dtd")
-        try Data("the secret".utf8).write(to: secret)
-        try Data("<!ENTITY inner \"the secret\">".utf8).write(to: dtd)
-        for document in [
-            "<!DOCTYPE svg [<!ENTITY leak SYSTEM \"\(secret.absoluteString)\">]><svg><text>&leak;</text></svg>",
-            "<!DOCTYPE svg [<!ENTITY % ext SYSTEM \"\(dtd.absoluteString)\"> %ext;]><svg><text>&inner;</text></svg>",
-            "<!DOCTYPE svg SYSTEM \"\(dtd.absoluteString)\"><svg><text>&inner;</text></svg>",
-        ] {
+        let outside = try OutsideFileDocuments()
+        defer { outside.remove() }
+        for document in outside.documents {
             let (clean, events) = read(document)
             #expect(!clean)
             #expect(events == ["<svg - []", "<text - []", ">", ">"], "\(document)")
