@@ -62,13 +62,13 @@ package enum XMLEventReader {
             self.handler = handler
         }
 
-        /// The session of a callback's context (the parser context itself: no user data is given), and whether
-        /// its handler still wants events.
+        /// The session of a callback's context (the parser context itself: no user data is given).
         static func of(_ context: UnsafeMutableRawPointer?) -> Session? {
             guard let raw = context?.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return nil }
             return Unmanaged<Session>.fromOpaque(raw).takeUnretainedValue()
         }
 
+        /// Hands an event to the handler unless it is done, and stops the parser once it is.
         func deliver(_ context: UnsafeMutableRawPointer?, _ event: (any XMLEventHandling) -> Void) {
             guard !handler.isDone else { return }
             event(handler)
