@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# `webimage serve` beside thumbor 7.8.0, a pyvips server and nginx, side by side in one run (issues 15 and 29).
+# `webimage serve` beside thumbor 7.8.0, a libvips peer (imgproxy's way, through pyvips) and nginx, side by side in
+# one run (issues 15 and 29); each cold row also runs libvips' raw ceiling (the peer's processing without HTTP).
 #
 #   bash Benchmarks/serve_bench.sh [--rounds 3] [--duration 10] [--workers N] [--rows w1,w2,w3,w4,w5]
 #                                  [--profile w1:perf-w1.txt] [--profile w3:perf-w3.txt]
 #
 # Installs wrk and nginx from Debian when missing, makes the Python environment .build-bench/serve-venv
-# (thumbor 7.8.0, pyvips + pyvips-binary 8.18.7, aiohttp; its own, because thumbor pins a Pillow older than the
+# (thumbor 7.8.0, pyvips + pyvips-binary 8.18.7; its own, because thumbor pins a Pillow older than the
 # one the end-to-end benchmark's .build-bench/venv uses), builds `webimage` and `webimage-benchmarks` (W3's bare
 # Hummingbird handler) in release and runs Benchmarks/ServeBench/serve_bench.py, which starts every server itself
 # on free loopback ports, kills them on exit and removes its temp dir; then `webimage-benchmarks serve-limit` (W2's
@@ -24,10 +25,10 @@ fi
 command -v perf >/dev/null || echo "perf not found: encodes are not counted for ours and thumbor (apt-get install linux-perf)"
 
 venv=.build-bench/serve-venv
-if ! "$venv/bin/python" -c 'import aiohttp, pyvips, thumbor, importlib.metadata as m; assert m.version("thumbor") == "7.8.0" and m.version("pyvips-binary") == "8.18.7"' 2>/dev/null; then
-    echo "making $venv (pip install thumbor==7.8.0 pyvips pyvips-binary==8.18.7 aiohttp)…"
+if ! "$venv/bin/python" -c 'import pyvips, thumbor, importlib.metadata as m; assert m.version("thumbor") == "7.8.0" and m.version("pyvips-binary") == "8.18.7"' 2>/dev/null; then
+    echo "making $venv (pip install thumbor==7.8.0 pyvips pyvips-binary==8.18.7)…"
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet "thumbor==7.8.0" pyvips "pyvips-binary==8.18.7" aiohttp
+    "$venv/bin/pip" install --quiet "thumbor==7.8.0" pyvips "pyvips-binary==8.18.7"
 fi
 
 mkdir -p .build-bench

@@ -56,8 +56,11 @@ class Bench(ColdRows, HitRow, BurstRow):
     def check_outputs(self):
         """Each side's answer for one image of each workload: status, type, size in pixels and in bytes."""
         print("\n== outputs (one request each; sizes show the encoders work alike)")
-        for names, width, height, quality, extension in ((self.cold_names, 256, 256, 75, "webp"),
-                                                         (self.photo_names, 512, 512, 80, "jpg")):
+        # The last field is imgproxy's size (1024×683 and 2040×1360 fitted, rounded half away from zero): the
+        # libvips peer, which works as imgproxy does, must answer exactly it.
+        for names, width, height, quality, extension, imgproxy_size in (
+                (self.cold_names, 256, 256, 75, "webp", (256, 171)),
+                (self.photo_names, 512, 512, 80, "jpg", (512, 341))):
             for side in servers.SIDES:
                 path = routes.ALL[side](self.nginx.source("check-" + side, names[1]), width, height, quality,
                                         extension)
@@ -72,6 +75,9 @@ class Bench(ColdRows, HitRow, BurstRow):
                         "jpeg", "jpg"):
                     raise RuntimeError("%s made %s %dx%d, not a %s fitting %dx%d" % (
                         side, loader, image.width, image.height, extension, width, height))
+                if side == "pyvips" and (image.width, image.height) != imgproxy_size:
+                    raise RuntimeError("the libvips peer made %dx%d, imgproxy makes %dx%d" % (
+                        image.width, image.height, *imgproxy_size))
 
     def profile(self, row, report):
         """perf record -g on our server during one more round of `row` (w1, w2, w3 or w5); the report goes to

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`webimage serve` beside thumbor, a pyvips server and nginx, side by side in one run (issues 15 and 29).
+"""`webimage serve` beside thumbor, a libvips peer (libvips_peer.py) and nginx, side by side in one run (issues 15
+and 29).
 
 Run through Benchmarks/serve_bench.sh, which installs wrk and nginx, makes the venv and the release builds.
 Every side gets the same number of workers (--workers, default the number of cores); every side fetches its
@@ -7,7 +8,9 @@ sources from one nginx on loopback. Rounds alternate the sides (the first one ro
 hits all alike; each row prints the range over rounds, the range of the per-round ratios and each side's CPU time
 per request. Rows (issue 29's table): w1 cold WebP at five sizes, w2 imgproxy's JPEG workload, w3 one cached
 result beside a bare Hummingbird handler and nginx, w4 100 identical cold requests at once, w5 a 7360×4912 JPEG
-with each side's peak RSS; w2 and w5 also compare output quality with a reference resize.
+with each side's peak RSS; w2 and w5 also compare output quality with a reference resize. Each round of w1, w2
+and w5 also runs libvips' raw ceiling (libvips_ceiling.py: the peer's processing in as many threads, no HTTP),
+with a warning when the peer reaches less than 90 % of it.
 
 Usage: serve_bench.py --binary PATH --bare-binary PATH --venv DIR [--rounds 3] [--duration 10] [--workers N]
        [--rows w1,w2,w3,w4,w5] [--profile w1|w2|w3|w5:FILE]…

@@ -1,5 +1,7 @@
-"""The processes serve_bench starts: nginx (the origin and the static peer), `webimage serve`, thumbor and the
-pyvips server. Each is its own process group on a free loopback port, killed (group and all) on exit."""
+"""The processes serve_bench starts: nginx (the origin and the static peer), `webimage serve`, thumbor, the libvips
+peer (side "pyvips") and libvips' raw ceiling. Each server is its own process group on a free loopback port, killed
+(group and all) on exit."""
+import json
 import os
 import shutil
 import signal
@@ -274,14 +276,16 @@ class Thumbor:
         wait_ready(self.base + "/healthcheck", self.process, self.log)
 
 
-class PyvipsServer:
+class LibvipsPeer:
+    """libvips_peer.py: libvips driven as imgproxy drives it, one thread per connection, WORKERS images at once."""
+
+    SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libvips_peer.py")
+
     def __init__(self, processes, venv, work, workers, name="pyvips"):
         self.port = free_port()
         self.log = os.path.join(work, name + ".log")
-        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyvips_server.py")
-        env = dict(os.environ, VIPS_CONCURRENCY="1")
-        self.process = processes.start([os.path.join(venv, "bin", "python"), script, str(self.port), str(workers)],
-                                       self.log, env=env)
+        self.process = processes.start([os.path.join(venv, "bin", "python"), "-B", self.SCRIPT, str(self.port),
+                                        str(workers)], self.log)
         self.base = "http://%s:%d" % (HOST, self.port)
 
     def wait(self):
@@ -290,6 +294,19 @@ class PyvipsServer:
     def encodes(self):
         """Its own count of encodes (the peer's code, so it can count exactly)."""
         return int(http_get(self.base + "/stats")[1])
+
+
+def libvips_ceiling(venv, threads, seconds, quality, extension, boxes, files):
+    """libvips_ceiling.py's run: {"images", "seconds", "rate" (images/s), "cpu_ms" (per image)}."""
+    script = os.path.join(os.path.dirname(LibvipsPeer.SCRIPT), "libvips_ceiling.py")
+    result = subprocess.run([os.path.join(venv, "bin", "python"), "-B", script, str(threads), str(seconds),
+                             str(quality), extension, ",".join("%dx%d" % box for box in boxes)] + list(files),
+                            capture_output=True, text=True, timeout=seconds + 300)
+    line = next((l for l in result.stdout.splitlines() if l.startswith("CEILING ")), None)
+    if result.returncode != 0 or line is None:
+        raise RuntimeError("libvips_ceiling.py failed (%d):\n%s%s" % (result.returncode, result.stdout,
+                                                                     result.stderr[-2000:]))
+    return json.loads(line[8:])
 
 
 class BareServer:
@@ -307,11 +324,11 @@ class BareServer:
 
 
 def start_side(side, processes, options, work, name=None):
-    """A new server of `side` (ours, thumbor or pyvips) with `options.workers`; `name` keeps its files apart from
-    another server of the same side."""
+    """A new server of `side` (ours, thumbor or pyvips, the libvips peer) with `options.workers`; `name` keeps its
+    files apart from another server of the same side."""
     name = name or side
     if side == "ours":
         return Ours(processes, os.path.abspath(options.binary), work, options.workers, name=name)
     if side == "thumbor":
         return Thumbor(processes, options.venv, work, options.workers, name=name)
-    return PyvipsServer(processes, options.venv, work, options.workers, name=name)
+    return LibvipsPeer(processes, options.venv, work, options.workers, name=name)
