@@ -7,12 +7,12 @@ kept-alive connection of its own, processes it and answers. GET /fit/W/H/QUALITY
 URL> fits the source into W×H without enlarging; GET /health answers 200; GET /stats the number of encodes so far.
 
 Processing, as imgproxy's vips/vips.go, vips/vips.c and processing/{prepare,scale_on_load,scale,...}.go:
-libvips runs one thread per image (VIPS_CONCURRENCY=1) with its operation cache off; the header is read
-(sequential access) for the size; the scale is imgproxy's for fit without enlarging, sizes rounded half away from
-zero; JPEG sources are reloaded with shrink 8, 4 or 2 once the shrink reaches it, WebP sources with `scale`; then
-`resize` (lanczos3, premultiplied when there is alpha) by the remaining scale, sRGB when the source is in another
-colourspace, flattened on white for JPEG output, saved with metadata dropped and imgproxy's default save options
-(JPEG: Q, optimize_coding, not interlaced; WebP: Q, effort 4, default preset). Sources here carry no EXIF
+libvips runs one thread per image (VIPS_CONCURRENCY=1) with its operation cache off; the header is read from a
+memory source (sequential access) for the size; the scale is imgproxy's for fit without enlarging, sizes rounded
+half away from zero; JPEG sources are reloaded with shrink 8, 4 or 2 once the shrink reaches it, WebP sources with
+`scale`; then `resize` (lanczos3, premultiplied when there is alpha) by the remaining scale, sRGB when the source is
+in another colourspace, flattened on white for JPEG output, saved with metadata dropped and imgproxy's default save
+options (JPEG: Q, optimize_coding, not interlaced; WebP: Q, effort 4, default preset). Sources here carry no EXIF
 orientation, so nothing is rotated. libvips_ceiling.py runs `process` without HTTP.
 
 Usage: libvips_peer.py PORT WORKERS
@@ -61,22 +61,26 @@ def jpeg_shrink(shrink):
 
 
 def load(data, box_width, box_height):
-    """(image, horizontal scale, vertical scale) still to apply: the header read, then scale_on_load.go's reload."""
-    image = pyvips.Image.new_from_buffer(data, "", access="sequential")
+    """(image, horizontal scale, vertical scale) still to apply: the header read, then scale_on_load.go's reload.
+    Each load reads a memory source over `data`, as imgproxy's loaders read a source: pyvips' *_buffer loaders would
+    copy the whole file into a new blob each time (two copies of 7 MB per W5 request)."""
+    image = pyvips.Image.new_from_source(pyvips.Source.new_from_memory(data), "", access="sequential")
     width, height = image.width, image.height
     scale = fit_scale(width, height, box_width, box_height)
     # The shrink reaching each scaled length, the smaller one, so no axis is shrunk past its target.
     preshrink = min(width / scale_length(width, scale), height / scale_length(height, scale))
     loader = image.get("vips-loader")
-    if preshrink <= 1 or loader not in ("jpegload_buffer", "webpload_buffer"):
+    if preshrink <= 1 or loader not in ("jpegload_source", "webpload_source"):
         return image, scale, scale
-    if loader == "jpegload_buffer":
+    if loader == "jpegload_source":
         preshrink = jpeg_shrink(preshrink)
         if preshrink == 1:
             return image, scale, scale
-        image = pyvips.Image.jpegload_buffer(data, shrink=preshrink, access="sequential")
+        image = pyvips.Image.jpegload_source(pyvips.Source.new_from_memory(data), shrink=preshrink,
+                                             access="sequential")
     else:
-        image = pyvips.Image.webpload_buffer(data, scale=1.0 / preshrink, access="sequential")
+        image = pyvips.Image.webpload_source(pyvips.Source.new_from_memory(data), scale=1.0 / preshrink,
+                                             access="sequential")
     wscale, hscale = scale * width / image.width, scale * height / image.height
     # An exact preshrink leaves no resize to do on that axis.
     if image.width == scale_length(image.width, wscale):
