@@ -81,8 +81,9 @@ enum ReferenceResampler {
                 horizontal[o] = r; horizontal[o + 1] = g; horizontal[o + 2] = b; horizontal[o + 3] = a
             }
         }
+        // Unpremultiplied by one factor a pixel, 1 when opaque.
         func straight(_ value: Float, _ alpha: Float) -> Float {
-            alpha <= 0 ? 0 : min(maxValue, max(0, value * maxValue / alpha + 0.5))
+            min(maxValue, max(0, value * (alpha >= maxValue ? 1 : alpha > 0 ? maxValue / alpha : 0) + 0.5))
         }
         var out: [UInt16] = []
         for tap in yTaps {

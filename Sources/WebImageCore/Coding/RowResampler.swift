@@ -118,32 +118,37 @@ public final class RowResampler {
         }
     }
 
-    /// Output row `d`, complete in its slot, back to straight alpha in ``output``.
+    /// Output row `d`, complete in its slot, back to straight alpha in ``output``: one division a pixel, none for
+    /// an opaque one (most pixels of most images).
     private func store(_ d: Int) {
         let line = slot(d), width = targetSize.width, maxValue = maxValue
-        func straight(_ value: Float, _ alpha: Float) -> Float {
-            alpha <= 0 ? 0 : min(maxValue, max(0, value * maxValue / alpha + 0.5))
+        func unpremultiplier(_ alpha: Float) -> Float {
+            alpha >= maxValue ? 1 : alpha > 0 ? maxValue / alpha : 0
+        }
+        func rounded(_ value: Float) -> Float {
+            min(maxValue, max(0, value + 0.5))
         }
         output.withUnsafeMutableBytes { out in
             switch format {
             case .rgba8:
+                let samples = out.assumingMemoryBound(to: UInt8.self)
                 let base = d * width * 4
                 for x in 0..<width {
-                    let i = x * 4, a = line[i + 3]
-                    out[base + i] = UInt8(straight(line[i], a))
-                    out[base + i + 1] = UInt8(straight(line[i + 1], a))
-                    out[base + i + 2] = UInt8(straight(line[i + 2], a))
-                    out[base + i + 3] = UInt8(min(maxValue, max(0, a + 0.5)))
+                    let i = x * 4, a = line[i + 3], k = unpremultiplier(a)
+                    samples[base + i] = UInt8(rounded(line[i] * k))
+                    samples[base + i + 1] = UInt8(rounded(line[i + 1] * k))
+                    samples[base + i + 2] = UInt8(rounded(line[i + 2] * k))
+                    samples[base + i + 3] = UInt8(rounded(a))
                 }
             case .rgba16:
                 let samples = out.assumingMemoryBound(to: UInt16.self)
                 let base = d * width * 4
                 for x in 0..<width {
-                    let i = x * 4, a = line[i + 3]
-                    samples[base + i] = UInt16(straight(line[i], a))
-                    samples[base + i + 1] = UInt16(straight(line[i + 1], a))
-                    samples[base + i + 2] = UInt16(straight(line[i + 2], a))
-                    samples[base + i + 3] = UInt16(min(maxValue, max(0, a + 0.5)))
+                    let i = x * 4, a = line[i + 3], k = unpremultiplier(a)
+                    samples[base + i] = UInt16(rounded(line[i] * k))
+                    samples[base + i + 1] = UInt16(rounded(line[i + 1] * k))
+                    samples[base + i + 2] = UInt16(rounded(line[i + 2] * k))
+                    samples[base + i + 3] = UInt16(rounded(a))
                 }
             }
         }
