@@ -77,11 +77,13 @@ extension ImageProcessor {
     }
 
     /// Decodes `frames` frames (the first ones) at the smallest size the plan needs (the raster is still in its
-    /// stored orientation: the plan's scale applies to both sides alike), keeping the source's colour profile
-    /// when `keepsProfile`, or the first embedded thumbnail when `thumbnail` and the source has one.
+    /// stored orientation: the plan's scale applies to both sides alike), or at `exactSize` when the plan
+    /// resizes the whole source to it; keeping the source's colour profile when `keepsProfile`, or the first
+    /// embedded thumbnail when `thumbnail` and the source has one.
     /// A vector source is rendered at `vectorRaster`, a PDF page in a child process.
-    func decode(_ data: Data, header: ImageHeader, scale planScale: Double, frames: Int, keepsProfile: Bool,
-                thumbnail: Bool, readsMetadata: Bool, vectorRaster: PixelSize? = nil) throws(ProxyError) -> Image {
+    func decode(_ data: Data, header: ImageHeader, scale planScale: Double, exactSize: PixelSize? = nil, frames: Int,
+                keepsProfile: Bool, thumbnail: Bool, readsMetadata: Bool,
+                vectorRaster: PixelSize? = nil) throws(ProxyError) -> Image {
         let stored = header.pixelSize, scale = min(1, planScale)
         var options = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: frames == 1, maxPixelCount: maxSourcePixels,
                                          readsMetadata: readsMetadata)
@@ -89,6 +91,9 @@ extension ImageProcessor {
         options.coderOptions[EmbeddedThumbnail.self] = thumbnail
         if let vectorRaster {
             options.thumbnailPixelSize = vectorRaster
+        } else if scale < 0.95, let exactSize {
+            options.thumbnailPixelSize = exactSize
+            options.preserveAspectRatio = false
         } else if scale < 0.95 {
             options.thumbnailPixelSize = PixelSize(width: max(1, Int((Double(stored.width) * scale).rounded(.up))),
                                                    height: max(1, Int((Double(stored.height) * scale).rounded(.up))))

@@ -71,6 +71,9 @@ struct ImageProcessor: Sendable {
         var image = try timing.time(.decode) { [options] span throws(ProxyError) in
             if span.isRecording { span.attributes[ImageProxySpans.Attribute.format] = header.format.rawValue }
             return try decode(source.data, header: header, scale: trims || thumbnail ? 1 : plan.scale,
+                              exactSize: trims || thumbnail || vector ? nil
+                                  : storedResize(plan, upright: upright, orientation: options.autoRotate
+                                                 ? header.orientation : .up, rotate: options.rotate),
                               frames: keepsFrames ? frames : 1, keepsProfile: keepsProfile, thumbnail: thumbnail,
                               readsMetadata: ResultMetadata.isRead(for: options),
                               vectorRaster: vector ? vectorRaster(base: base, scale: trims ? 1 : plan.scale) : nil)
@@ -117,6 +120,17 @@ struct ImageProcessor: Sendable {
         }
         return try filter(Image(frames: frames, loopCount: image.loopCount, iccProfile: image.iccProfile),
                           plan: plan, options: options)
+    }
+
+    /// The size the plan resizes the whole source to, in stored orientation, when it resizes the whole source
+    /// (no crop of it first); nil otherwise. Decoded at exactly that size, the resize has nothing left to do:
+    /// decoded at the size rounded up (a pixel more on one side), the raster was resampled a second time,
+    /// costing time and sharpness.
+    func storedResize(_ plan: ProcessingPlan, upright: PixelSize, orientation: ImageOrientation,
+                      rotate: Int) -> PixelSize? {
+        guard plan.region == PixelRect(x: 0, y: 0, width: upright.width, height: upright.height) else { return nil }
+        let swapped = orientation.swapsDimensions != (rotate % 180 != 0)
+        return swapped ? PixelSize(width: plan.scaled.height, height: plan.scaled.width) : plan.scaled
     }
 
     func uprightSize(_ stored: PixelSize, orientation: ImageOrientation, rotate: Int) -> PixelSize {
