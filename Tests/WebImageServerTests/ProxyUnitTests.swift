@@ -155,6 +155,29 @@ import WebImage
         #expect(try processor.header(of: SourceBytes(data: Data("hello".utf8), header: known)) == known)
     }
 
+    /// A source the plan resizes whole is decoded at the plan's exact size, in stored orientation, so nothing is
+    /// resampled twice (2040×1360 into 512 is 512×341; rounding each side up gave 512×342); a crop of the source
+    /// leaves the decoder its rounded-up size.
+    @Test func decodeSizeIsThePlansResize() throws {
+        let processor = ImageProcessor(coders: .shared, maxSourcePixels: 1 << 30,
+                                       limits: ProcessingPlan.Limits(maxSide: 8192, maxPixels: 1 << 24),
+                                       quality: QualityDefaults(quality: 80, byFormat: [:]))
+        let photo = PixelSize(width: 2040, height: 1360), upright = PixelSize(width: 1360, height: 2040)
+        let fit = try Self.plan("rs:fit:512:512", source: photo)
+        #expect(fit.scaled == PixelSize(width: 512, height: 341))
+        #expect(processor.storedResize(fit, upright: photo, orientation: .up, rotate: 0) == PixelSize(width: 512, height: 341))
+        // Stored sideways (EXIF orientation 6), or turned by `rotate`: the decoder works in stored axes.
+        let turned = try Self.plan("rs:fit:512:512", source: upright)
+        #expect(processor.storedResize(turned, upright: upright, orientation: .right, rotate: 0)
+                == PixelSize(width: 512, height: 341))
+        #expect(processor.storedResize(turned, upright: upright, orientation: .up, rotate: 90)
+                == PixelSize(width: 512, height: 341))
+        #expect(processor.storedResize(try Self.plan("rs:force:300:100", source: photo), upright: photo,
+                                       orientation: .up, rotate: 0) == PixelSize(width: 300, height: 100))
+        #expect(processor.storedResize(try Self.plan("c:1000:1000/rs:fit:256:256", source: photo), upright: photo,
+                                       orientation: .up, rotate: 0) == nil)
+    }
+
     /// With no `q:`, `fq:`'s quality for the format wins, then the operator's per-format table (imgproxy's
     /// defaults WebP 79, AVIF 63, JPEG XL 77), then the default quality (80).
     @Test func qualityOrder() throws {
