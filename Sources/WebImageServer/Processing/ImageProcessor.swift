@@ -129,8 +129,8 @@ struct ImageProcessor: Sendable {
     func storedResize(_ plan: ProcessingPlan, upright: PixelSize, orientation: ImageOrientation,
                       rotate: Int) -> PixelSize? {
         guard plan.region == PixelRect(x: 0, y: 0, width: upright.width, height: upright.height) else { return nil }
-        let swapped = orientation.swapsDimensions != (rotate % 180 != 0)
-        return swapped ? PixelSize(width: plan.scaled.height, height: plan.scaled.width) : plan.scaled
+        // The turn from stored to upright swaps the sides as the turn back does.
+        return uprightSize(plan.scaled, orientation: orientation, rotate: rotate)
     }
 
     func uprightSize(_ stored: PixelSize, orientation: ImageOrientation, rotate: Int) -> PixelSize {
