@@ -9,9 +9,10 @@ import Synchronization
 /// The slot map is read with `CLUSTER SLOTS` from the seeds (or any node known since), on the first call and
 /// again in the background after a `MOVED` reply, a failed call, or once it is ``mapMaxAge`` old; a node the new
 /// map no longer names as a master has its connections closed. `MOVED` is followed at once and remembered,
-/// `ASK` (a slot being migrated) is followed once with `ASKING`; redirections share the call's deadline. Each master has its own ``RedisClient`` (its
-/// pooled connections, deadline and breaker, TLS and ACL user as the seeds'), so a dead master costs calls for its
-/// slots a failure in bounded time, then none while its breaker is open, until the map names its replica.
+/// `ASK` (a slot being migrated) is followed once with `ASKING`; redirections share the call's deadline. Each
+/// master has its own ``RedisClient`` (its pooled connections, deadline and breaker, TLS and ACL user as the
+/// seeds'), so a dead master costs calls for its slots a failure in bounded time, then none while its breaker is
+/// open, until the map names its replica.
 /// Commands sent together are pipelined per master; a command with several keys must keep them in one slot
 /// (hash tags), as in any cluster client; a command without a key (`PING`, `DBSIZE`) goes to one master.
 public final class RedisClusterClient: RedisCommanding, CustomStringConvertible {
