@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # `make image`: webimage built in release and an OCI image of it for linux/amd64, written as an oci-archive in
-# .build-image/ whose path is the last line printed. Two layers: a Debian bookworm minbase root made by
-# mmdebstrap with exactly the packages holding the libraries the binary needs (runtime-packages.sh), plus
-# ca-certificates, tzdata and a user `webimage` (uid 10001); then the binary. Nothing is pulled from a registry.
+# .build-image/ whose path is the last line printed. One layer: a Debian bookworm minbase root made by mmdebstrap
+# with the packages holding the libraries the binary needs (runtime-packages.sh), ca-certificates, tzdata, a user
+# `webimage` (uid 10001) and the binary, then cut down by prune-root.py to those libraries, their data and the
+# binary: no shell, package manager or other program. The layer is zstd-compressed (zstd-layers.py). Nothing is
+# pulled from a registry.
 #
 # Reproducible enough to compare: SOURCE_DATE_EPOCH (default: the last commit's time) clamps every file's time
-# and dates the image; both layer tars are sorted with numeric owners. The same tree and the same state of
-# Debian's archive give the same layer digests (printed at the end).
+# and dates the image. The same tree and the same state of Debian's archive give the same layer digest (printed
+# at the end).
 #
 # Variables: IMAGE_VERSION (default `git describe --tags --always --dirty`), IMAGE_SOURCE (the repository's URL
 # for org.opencontainers.image.source; default the `origin` remote when it is http(s), else the placeholder the
@@ -44,20 +46,19 @@ swift build -c release --product webimage --scratch-path "$scratch" --static-swi
 binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/webimage"
 
 rm -rf "$out"
-mkdir -p "$out/layer/usr/local/bin" "$out/layer$cache_dir"
+mkdir -p "$out"
 # Symbols are for debuggers, not for the service: without them the release binary is under half its size.
-strip --strip-all -o "$out/layer/usr/local/bin/webimage" "$binary"
-chmod 0755 "$out/layer/usr/local/bin/webimage"
-chown "$user_id:$user_id" "$out/layer$cache_dir"
-chmod 0700 "$out/layer$cache_dir"
+strip --strip-all -o "$out/webimage" "$binary"
 
 packages="$(bash "$root/Scripts/image/runtime-packages.sh" "$binary")"
 step "runtime packages (from the binary's NEEDED entries): $(echo $packages)"
 
 # minbase without documentation, manual pages and translations (the copyright files stay); merged /usr set up
-# by mmdebstrap's hook, which installs usr-is-merged rather than usrmerge (and the Perl it needs).
+# by mmdebstrap's hook, which installs usr-is-merged rather than usrmerge (and the Perl it needs). The binary and
+# its cache directory go in before the root is pruned to what the binary needs; the pruning removes apt's and
+# dpkg's files, mmdebstrap's own set-up files among them, so mmdebstrap's cleanup of those is skipped.
 step "making the bookworm root filesystem with mmdebstrap (SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH)"
-mmdebstrap --quiet --variant=minbase --architectures=amd64 --format=tar \
+mmdebstrap --quiet --variant=minbase --architectures=amd64 --format=tar --skip=cleanup/apt,cleanup/mmdebstrap \
     --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
     --aptopt='APT::Install-Recommends "false"' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
@@ -66,23 +67,20 @@ mmdebstrap --quiet --variant=minbase --architectures=amd64 --format=tar \
     --include="ca-certificates,tzdata,$(echo $packages | tr ' ' ',')" \
     --customize-hook="chroot \"\$1\" groupadd --gid $user_id webimage" \
     --customize-hook="chroot \"\$1\" useradd --no-log-init --uid $user_id --gid $user_id --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin webimage" \
+    --customize-hook="install -D -m 0755 \"$out/webimage\" \"\$1/usr/local/bin/webimage\"" \
+    --customize-hook="install -d -m 0700 -o $user_id -g $user_id \"\$1$cache_dir\"" \
+    --customize-hook="python3 \"$root/Scripts/image/prune-root.py\" \"\$1\" usr/local/bin/webimage base-files ca-certificates tzdata" \
+    --customize-hook="chroot \"\$1\" /usr/local/bin/webimage serve --help >/dev/null" \
     bookworm "$out/rootfs.tar" \
     "deb $mirror bookworm main" "deb $mirror bookworm-updates main" "deb $security bookworm-security main"
-
-# The binary's layer: the file and the cache directory only (their parents come from the root filesystem).
-tar --create --file "$out/webimage.tar" --directory "$out/layer" --format=gnu --no-recursion --numeric-owner \
-    --mtime="@$SOURCE_DATE_EPOCH" --clamp-mtime --sort=name \
-    usr/local/bin/webimage "${cache_dir#/}"
 
 step "assembling the image with umoci"
 layout="$out/oci"
 umoci init --layout "$layout"
 umoci new --image "$layout:webimage"
 umoci raw add-layer --image "$layout:webimage" --history.created "$created" \
-    --history.created_by "mmdebstrap --variant=minbase bookworm + ca-certificates tzdata $(echo $packages)" \
+    --history.created_by "mmdebstrap --variant=minbase bookworm + ca-certificates tzdata $(echo $packages), webimage $version (swift build -c release --static-swift-stdlib), pruned to what webimage needs" \
     "$out/rootfs.tar"
-umoci raw add-layer --image "$layout:webimage" --history.created "$created" \
-    --history.created_by "webimage $version (swift build -c release --static-swift-stdlib)" "$out/webimage.tar"
 umoci config --image "$layout:webimage" --no-history --created "$created" --os linux --architecture amd64 \
     --config.user "$user_id:$user_id" --config.workingdir / \
     --config.entrypoint webimage --config.entrypoint serve \
@@ -98,6 +96,9 @@ umoci config --image "$layout:webimage" --no-history --created "$created" --os l
     --config.label "org.opencontainers.image.created=$created" \
     --config.label org.opencontainers.image.base.name=debian:bookworm
 
+step "compressing the layer with zstd"
+python3 "$root/Scripts/image/zstd-layers.py" "$layout" webimage "$out/rootfs.tar"
+
 archive="$out/webimage-$version-linux-amd64.oci.tar"
 skopeo copy --quiet "oci:$layout:webimage" "oci-archive:$archive:webimage:$version"
 # skopeo reads the archive back: the manifest, the platform and the labels as a registry client sees them.
@@ -108,19 +109,17 @@ assert (config["os"], config["architecture"]) == ("linux", "amd64"), config
 print("image: entrypoint", config["config"]["Entrypoint"], "user", config["config"]["User"],
       "labels", ", ".join(sorted(config["config"]["Labels"])))'
 
-# Layer digests: diff_id (the uncompressed tar, what "same root filesystem" means) and the compressed blob.
-diff_ids=($(skopeo inspect --config "oci-archive:$archive" | python3 -c '
-import json, sys; print(" ".join(json.load(sys.stdin)["rootfs"]["diff_ids"]))'))
-blobs=($(skopeo inspect --raw "oci-archive:$archive" | python3 -c '
-import json, sys; print(" ".join(layer["digest"] for layer in json.load(sys.stdin)["layers"]))'))
-step "root filesystem layer: diff_id ${diff_ids[0]}, blob ${blobs[0]}"
-step "webimage layer:        diff_id ${diff_ids[1]}, blob ${blobs[1]}"
+# The layer's digests: diff_id (the uncompressed tar, what "same root filesystem" means) and the compressed blob.
+diff_id="$(skopeo inspect --config "oci-archive:$archive" | python3 -c '
+import json, sys; print(" ".join(json.load(sys.stdin)["rootfs"]["diff_ids"]))')"
+blob="$(skopeo inspect --raw "oci-archive:$archive" | python3 -c '
+import json, sys; print(" ".join(layer["digest"] for layer in json.load(sys.stdin)["layers"]))')"
+step "layer: diff_id $diff_id, blob $blob"
 
 megabytes() { python3 -c "print(f'{$1 / 1e6:.1f} MB')"; }
-unpacked=$(( $(stat -c %s "$out/rootfs.tar") + $(stat -c %s "$out/webimage.tar") ))
-step "size: archive $(megabytes "$(stat -c %s "$archive")") (gzip layers), unpacked $(megabytes "$unpacked")" \
-    "(root filesystem $(megabytes "$(stat -c %s "$out/rootfs.tar")"), webimage $(megabytes "$(stat -c %s "$out/layer/usr/local/bin/webimage")"))"
-# The layer tars stay (to compare two builds file by file); the staging copies go.
-rm -rf "$out/layer" "$layout"
+step "size: archive $(megabytes "$(stat -c %s "$archive")") (zstd layer), unpacked $(megabytes "$(stat -c %s "$out/rootfs.tar")")" \
+    "(webimage $(megabytes "$(stat -c %s "$out/webimage")"))"
+# The layer's tar stays (to compare two builds file by file); the staging copies go.
+rm -rf "$out/webimage" "$layout"
 step "built in $((SECONDS - started)) s"
 echo "$archive"

@@ -5,8 +5,12 @@ format and dimensions the image's own header gives. Each check prints one line; 
 Usage:
   checks.py wait PORT SINCE TIMEOUT
       Polls /health until it answers 200; prints the seconds since SINCE (a Unix time).
+  checks.py fixtures DIRECTORY
+      Writes the SVG sources that need the image's data files: text (fontconfig, fonts) and an embedded PNG
+      (gdk-pixbuf's loaders).
   checks.py serve PORT METRICS_PORT KEY SALT ORIGIN_PORT
-      The service's answers: signed local and http sources, /health, /ready, bad signatures, metrics.
+      The service's answers: signed local and http sources, SVG text and embedded images drawn, /health,
+      /ready, bad signatures, metrics.
   checks.py drain PORT KEY SALT ORIGIN_PORT ARRIVED_FILE RELEASE_FILE DRAIN_SECONDS STOP_COMMAND...
       A request held in flight by the origin (origin.py), STOP_COMMAND run: /ready 503 and /health 200 while
       it drains; then the origin released, the request answered, STOP_COMMAND done within the drain deadline
@@ -22,6 +26,25 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
+
+# Black text on white: its glyphs are drawn only when fontconfig finds a font.
+TEXT_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="32"><rect width="64" height="32" fill="#fff"/>'
+            '<text x="2" y="27" font-family="sans-serif" font-size="30" fill="#000">Hi</text></svg>')
+
+
+def red_png():
+    """A 2x2 opaque red PNG."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+# A PNG drawn by librsvg through gdk-pixbuf: red only when a loader reads it.
+EMBEDDED_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><image width="16" height="16" '
+                f'href="data:image/png;base64,{base64.b64encode(red_png()).decode()}"/></svg>')
 
 
 def fail(message):
@@ -84,6 +107,15 @@ def image_header(data):
     return None, 0, 0
 
 
+def bmp_pixels(data):
+    """[(red, green, blue)] of a 24- or 32-bit uncompressed BMP."""
+    offset, width, height, bits = (struct.unpack("<I", data[10:14])[0], *struct.unpack("<ii", data[18:26]),
+                                   struct.unpack("<H", data[28:30])[0])
+    step, stride = bits // 8, (width * bits // 8 + 3) & ~3
+    return [tuple(data[offset + row * stride + column * step + channel] for channel in (2, 1, 0))
+            for row in range(abs(height)) for column in range(width)]
+
+
 def expect_status(port, path, status, what):
     answer, body = get(port, path)
     if answer != status:
@@ -127,13 +159,25 @@ def serve(port, metrics_port, key, salt, origin_port):
                  "http HEIC as WebP")
     expect_image(port, sign(key, salt, f"/rs:fill:24:12/plain/{origin}/basn6a08.png@avif"), ("avif", 24, 12),
                  "http PNG as AVIF")
+    # SVG sources that need the image's data files (checks.py fixtures wrote them).
+    drawn = bmp_pixels(expect_status(port, sign(key, salt, f"/plain/{origin}/text.svg@bmp"), 200, "SVG text as BMP"))
+    dark = sum(1 for pixel in drawn if max(pixel) < 96)
+    # DejaVu Sans draws "Hi" with 173 dark pixels; with no font, pango draws two hollow boxes (72).
+    if dark < 120:
+        fail(f"SVG text: {dark} dark pixels of {len(drawn)}: no font drawn")
+    ok(f"SVG text drawn: {dark} dark pixels of {len(drawn)}")
+    embedded = bmp_pixels(expect_status(port, sign(key, salt, f"/plain/{origin}/embedded.svg@bmp"), 200,
+                                        "SVG with an embedded PNG as BMP"))
+    if any(pixel != (255, 0, 0) for pixel in embedded):
+        fail(f"SVG embedded PNG: pixels {sorted(set(embedded))[:4]}, not all red")
+    ok(f"SVG embedded PNG drawn: {len(embedded)} red pixels")
     good = sign(key, salt, "/rs:fill:16:8/plain/local:///basn6a08.png@jpg")
     expect_status(port, "/" + "A" * 43 + good[44:], 403, "a bad signature")
     expect_status(port, "/unsafe/rs:fill:16:8/plain/local:///basn6a08.png@jpg", 403, "an unsigned URL")
     text = expect_status(metrics_port, "/metrics", 200, "the metrics listener").decode()
-    if "swiftwebimage_serve_encodes_total 4" not in text:
-        fail("the metrics do not count the four encodes: " + text[:400])
-    ok("metrics count the four encodes")
+    if "swiftwebimage_serve_encodes_total 6" not in text:
+        fail("the metrics do not count the six encodes: " + text[:400])
+    ok("metrics count the six encodes")
 
 
 def drain(port, key, salt, origin_port, arrived, release, drain_seconds, stop_command):
@@ -173,8 +217,16 @@ def drain(port, key, salt, origin_port, arrived, release, drain_seconds, stop_co
     ok(f"stopped in {took:.2f} s (drain deadline {drain_seconds} s)")
 
 
+def fixtures(directory):
+    for name, content in (("text.svg", TEXT_SVG), ("embedded.svg", EMBEDDED_SVG)):
+        with open(os.path.join(directory, name), "w") as file:
+            file.write(content)
+
+
 command, arguments = sys.argv[1], sys.argv[2:]
-if command == "wait":
+if command == "fixtures":
+    fixtures(arguments[0])
+elif command == "wait":
     wait(int(arguments[0]), float(arguments[1]), float(arguments[2]))
 elif command == "serve":
     serve(int(arguments[0]), int(arguments[1]), arguments[2], arguments[3], int(arguments[4]))

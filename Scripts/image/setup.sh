@@ -6,14 +6,14 @@
 # skopeo: the oci-archive, and reading it back. podman with runc: the image test (runc, not crun, which refuses
 # cgroups in hybrid mode); containernetworking-plugins, podman's network backend here (only a recommendation of
 # podman's, and its containers run with --network host, but podman looks for a backend at start-up).
-# binutils: readelf (the binary's NEEDED entries) and strip.
+# binutils: readelf (the binary's NEEDED entries) and strip. zstd: the layer's compression.
 set -euo pipefail
 
-packages=(mmdebstrap umoci skopeo podman runc containernetworking-plugins binutils python3)
+packages=(mmdebstrap umoci skopeo podman runc containernetworking-plugins binutils zstd python3)
 
 have_all() {
     local tool
-    for tool in mmdebstrap umoci skopeo podman runc readelf strip python3; do
+    for tool in mmdebstrap umoci skopeo podman runc readelf strip zstd python3; do
         command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] || return 1
     done
     [ -d /usr/lib/cni ]

@@ -36,10 +36,23 @@ say() { echo "image-test: $*"; }
 image="$("${podman[@]}" images --quiet --no-trunc | head -1)"
 say "loaded $(basename "$archive") into a fresh store ($("${podman[@]}" images --format '{{.Repository}}:{{.Tag}} {{.Size}}'))"
 
+# The root filesystem: the binary, the data it reads, the package list scanners read, and no program else.
+files="$("${podman[@]}" export "$("${podman[@]}" create "$image")" | tar --list | sed 's|^\./||')"
+for path in usr/local/bin/webimage etc/ssl/certs/ca-certificates.crt usr/share/zoneinfo/UTC etc/fonts/fonts.conf \
+    etc/os-release etc/passwd var/lib/dpkg/status var/cache/webimage/; do
+    grep -qx "$path" <<< "$files" || { say "FAILED: the image has no /$path"; exit 1; }
+done
+for path in usr/bin/sh usr/bin/bash usr/bin/dash usr/bin/apt usr/bin/dpkg usr/bin/perl usr/sbin/ldconfig; do
+    ! grep -qx "$path" <<< "$files" || { say "FAILED: the image holds /$path"; exit 1; }
+done
+say "ok: $(wc -l <<< "$files") paths: webimage, CA bundle, zoneinfo, fonts, dpkg status; no shell, apt, dpkg or perl"
+"${podman[@]}" rm --all >/dev/null
+
 # The test images: on a read-only bind mount, and behind the origin.
 mkdir -m 0755 "$work/images" "$work/origin"
 install -m 0644 "$root/Tests/Corpus/pngsuite/png/basn6a08.png" "$root/Tests/Corpus/webp/test.webp" "$work/images/"
 install -m 0644 "$root/Tests/Corpus/pngsuite/png/basn6a08.png" "$root/Tests/Corpus/heif/colors-no-alpha.heic" "$work/origin/"
+python3 "$here/checks.py" fixtures "$work/origin"
 origin_port="$(free_port)"
 python3 "$here/origin.py" "$work/origin" "$origin_port" "$work/slow-arrived" "$work/slow-release" 2>"$work/origin.log" &
 origin_pid=$!
