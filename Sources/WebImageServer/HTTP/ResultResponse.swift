@@ -30,19 +30,29 @@ extension ProxyResponse {
     /// option, else the source's file name without its extension, else `image`; EXT the result's format. Quotes,
     /// control characters, `%` and non-ASCII bytes are percent-encoded, so no name can break the header.
     static func contentDisposition(_ job: ProxyJob, format: ImageFormat) -> String {
-        let last = job.source.lastPathComponent
-        let stem = last == "/" ? "" : (last as NSString).deletingPathExtension
-        let name = job.options.filename ?? (stem.isEmpty ? "image" : stem)
-        var escaped = ""
+        let name = job.options.filename ?? sourceStem(job.source) ?? "image"
+        let hex = Array("0123456789ABCDEF".utf8)
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(name.utf8.count + 8)
         for byte in (name + "." + (format.fileExtension ?? "bin")).utf8 {
             if byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "%")
                 || byte == UInt8(ascii: "\\") {
-                escaped += String(format: "%%%02X", byte)
+                escaped += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
             } else {
-                escaped.append(Character(Unicode.Scalar(byte)))
+                escaped.append(byte)
             }
         }
-        return "\(job.options.returnAttachment ? "attachment" : "inline"); filename=\"\(escaped)\""
+        return "\(job.options.returnAttachment ? "attachment" : "inline"); filename=\"\(String(decoding: escaped, as: UTF8.self))\""
+    }
+
+    /// The source's file name without its extension (Foundation's `deletingPathExtension`: a leading dot is
+    /// part of the name), or nil when it has none.
+    static func sourceStem(_ source: URL) -> String? {
+        let last = source.lastPathComponent
+        guard last != "/", !last.isEmpty else { return nil }
+        let bytes = last.utf8
+        guard last != "..", let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot != bytes.startIndex else { return last }
+        return String(last[..<dot])
     }
 
     /// `If-None-Match` wins when present (any listed tag, or `*`); else `If-Modified-Since` at or after the result.

@@ -54,17 +54,24 @@ struct AccessLog: Sendable {
                          trace: trace)
         }
         guard logs, let logger else { return response }
-        let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+        let microseconds = elapsed.seconds * 1_000_000 + (elapsed.attoseconds + 500_000_000_000) / 1_000_000_000_000
         logger.info("request", metadata: [
             "method": .string(request.isHead ? "HEAD" : "GET"),
             // Escaped here too, for a library user's own text handler.
             "path": .string(LogText.escaped(redacted)),
             "status": .stringConvertible(response.status),
             "bytes": .stringConvertible(request.isHead ? 0 : response.body.count),
-            "duration_ms": .string(String(format: "%.3f", milliseconds)),
+            "duration_ms": .string(Self.milliseconds(microseconds)),
             "cache": .string(trace.cacheOutcome?.rawValue ?? "none"),
         ])
         return response
+    }
+
+    /// `microseconds` as milliseconds with three decimals (`12.345`), as `%.3f` writes them, without a formatter
+    /// (every request writes one).
+    static func milliseconds(_ microseconds: Int64) -> String {
+        let fraction = String(microseconds % 1000)
+        return "\(microseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// `path` with its signature segment replaced by `***`, so a log never hands out working URLs.
@@ -75,10 +82,16 @@ struct AccessLog: Sendable {
         case .info: index = 2
         case .operational: return String(path)
         }
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard segments.count > index else { return String(path) }
-        segments[index] = "***"
-        return segments.joined(separator: "/")
+        // The segment after the index-th slash, found on the bytes (a split and join cost a request's worth).
+        let bytes = path.utf8
+        var start = bytes.startIndex, slashes = 0
+        while slashes < index {
+            guard let slash = bytes[start...].firstIndex(of: UInt8(ascii: "/")) else { return String(path) }
+            start = bytes.index(after: slash)
+            slashes += 1
+        }
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+        return String(path[..<start]) + "***" + String(path[end...])
     }
 }
 
