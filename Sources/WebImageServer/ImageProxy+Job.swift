@@ -51,7 +51,7 @@ extension ImageProxy {
         let format = FormatChoice(explicit: options.format ?? parsed.extensionFormat, accept: accept,
                                   negotiation: configuration.responses.negotiation, preferred: preferredFormats)
         let key = ResultKey.make(source: source.absoluteString, options: options, format: format,
-                                 quality: configuration.processing.qualityDefaults)
+                                 encoding: configuration.processing.encodingDefaults)
         return ProxyJob(source: source, options: options, format: format, key: key)
     }
 

@@ -102,7 +102,7 @@ public final class ImageProxy: Sendable {
         processor = ImageProcessor(coders: coders, maxSourcePixels: configuration.limits.maxSourcePixels,
                                    limits: ProcessingPlan.Limits(maxSide: configuration.limits.maxOutputSide,
                                                                  maxPixels: configuration.limits.maxOutputPixels),
-                                   quality: configuration.processing.qualityDefaults,
+                                   encoding: configuration.processing.encodingDefaults,
                                    watermark: configuration.processing.watermark.map {
                                        WatermarkStep(image: $0.pixels.converted(to: .rgba8),
                                                      opacity: configuration.processing.watermarkOpacity)

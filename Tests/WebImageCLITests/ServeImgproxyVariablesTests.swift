@@ -41,6 +41,33 @@ import WebImageServer
 
     /// imgproxy's source-address switches, read each for its own class: an env file allowing loopback sources
     /// serves a loopback origin, and one that does not (imgproxy's default too) refuses it as imgproxy does (404).
+    /// imgproxy's encoder settings: `IMGPROXY_JPEG_PROGRESSIVE` writes progressive JPEGs (a SOF2 frame), and the
+    /// others are read, not reported as ignored.
+    @Test func encoderSettingsFromImgproxysVariables() async throws {
+        let origin = try await TestHTTPServer.start()
+        let pixels = PixelBuffer(width: 64, height: 48) { out in for i in out.indices { out[i] = UInt8(i % 251) } }
+        let png = try CodersManager.shared.encode(Image(pixels: pixels), as: .png, options: ImageEncodeOptions())
+        origin.route("/a.png", TestResponse(headers: [("Content-Type", "image/png")], body: png))
+        let variables = ["IMGPROXY_JPEG_PROGRESSIVE", "IMGPROXY_WEBP_EFFORT", "IMGPROXY_WEBP_PRESET",
+                         "IMGPROXY_AVIF_SPEED", "IMGPROXY_JXL_EFFORT"]
+        let source = origin.url("/a.png").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        var frames: [Bool: UInt8] = [:]
+        for progressive in [false, true] {
+            let serve = try await ServeProcess.start([], environment: Dictionary(uniqueKeysWithValues: zip(variables, [
+                progressive ? "true" : "false", "6", "photo", "9", "3"])))
+            let (body, response) = try await URLSession.shared.data(from: try #require(URL(string:
+                "http://127.0.0.1:\(serve.port)/_/w:32/plain/\(source)@jpg")))
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            frames[progressive] = JPEGFrames.startOfFrame(in: [UInt8](body))
+            #expect(serve.stop() == 0)
+            for variable in variables {
+                #expect(!serve.stderr.contains("variable=\(variable)"), "read, not reported as ignored: \(serve.stderr)")
+            }
+        }
+        #expect(frames == [false: 0xC0, true: 0xC2])
+        try await origin.shutdown()
+    }
+
     @Test(arguments: [("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", 200), ("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES", 404),
                       ("IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", 404)])
     func sourceAddressSwitchesFromImgproxysVariables(variable: String, status: Int) async throws {

@@ -21,12 +21,12 @@ import WebImage
         "max_animation_frames": "10", "max_animation_frame_resolution": "1", "max_result_dimension": "500",
     ]
 
-    static let quality = QualityDefaults(quality: 80, byFormat: [.webp: 79])
+    static let quality = EncodingDefaults(quality: 80, byFormat: [.webp: 79])
 
     static func key(_ options: ProcessingOptions) -> String {
         ResultKey.make(source: "https://example.com/a.jpg", options: options,
                        format: FormatChoice(explicit: options.format, accept: nil,
-                                            negotiation: ImageProxyConfiguration.Negotiation(webp: .off, avif: .off)), quality: quality)
+                                            negotiation: ImageProxyConfiguration.Negotiation(webp: .off, avif: .off)), encoding: quality)
     }
 
     static func parse(_ segment: String) throws -> ProcessingOptions {

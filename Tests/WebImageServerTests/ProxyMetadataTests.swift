@@ -113,7 +113,7 @@ import WebImage
             return ResultKey.make(source: "https://example.com/a.jpg", options: options,
                                   format: FormatChoice(explicit: .jpeg, accept: nil,
                                                        negotiation: ImageProxyConfiguration.Negotiation(webp: .off, avif: .off)),
-                                  quality: QualityDefaults(quality: 80, byFormat: [:]))
+                                  encoding: EncodingDefaults(quality: 80, byFormat: [:]))
         }
         #expect(Set(keys).count == 3)
     }

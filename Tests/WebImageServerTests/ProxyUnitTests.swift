@@ -142,7 +142,7 @@ import WebImage
     @Test func headers() throws {
         let processor = ImageProcessor(coders: .shared, maxSourcePixels: 1 << 30,
                                        limits: ProcessingPlan.Limits(maxSide: 8192, maxPixels: 1 << 24),
-                                       quality: QualityDefaults(quality: 80, byFormat: [:]))
+                                       encoding: EncodingDefaults(quality: 80, byFormat: [:]))
         func header(_ data: Data) throws(ProxyError) -> ImageHeader { try processor.header(of: SourceBytes(data: data)) }
         #expect(try header(Fixtures.jpeg(37, 21)).pixelSize == PixelSize(width: 37, height: 21))
         #expect(try header(Fixtures.png(5, 9)).pixelSize == PixelSize(width: 5, height: 9))
@@ -161,7 +161,7 @@ import WebImage
     @Test func decodeSizeIsThePlansResize() throws {
         let processor = ImageProcessor(coders: .shared, maxSourcePixels: 1 << 30,
                                        limits: ProcessingPlan.Limits(maxSide: 8192, maxPixels: 1 << 24),
-                                       quality: QualityDefaults(quality: 80, byFormat: [:]))
+                                       encoding: EncodingDefaults(quality: 80, byFormat: [:]))
         let photo = PixelSize(width: 2040, height: 1360), upright = PixelSize(width: 1360, height: 2040)
         let fit = try Self.plan("rs:fit:512:512", source: photo)
         #expect(fit.scaled == PixelSize(width: 512, height: 341))
@@ -183,7 +183,7 @@ import WebImage
     @Test func qualityOrder() throws {
         let defaults = ImageProxyConfiguration().processing
         #expect(defaults.defaultQuality == 80 && defaults.formatQuality == [.webp: 79, .avif: 63, .jxl: 77])
-        let quality = defaults.qualityDefaults
+        let quality = defaults.encodingDefaults
         var options = ProcessingOptions()
         #expect(quality.quality(for: .webp, options: options) == 79 && quality.quality(for: .jpeg, options: options) == 80)
         try OptionsParser().apply(["fq:webp:70:jpg:60"], to: &options)
@@ -198,12 +198,12 @@ import WebImage
         try OptionsParser().apply(["rs:fit:100:100", "q:80"], to: &a)
         try OptionsParser().apply(["w:100", "h:100", "quality:80"], to: &b)
         let format = FormatChoice(format: nil, dependsOnAccept: true)
-        let quality = QualityDefaults(quality: 80, byFormat: [.webp: 79])
-        #expect(ResultKey.make(source: "s", options: a, format: format, quality: quality)
-            == ResultKey.make(source: "s", options: b, format: format, quality: quality))
+        let quality = EncodingDefaults(quality: 80, byFormat: [.webp: 79])
+        #expect(ResultKey.make(source: "s", options: a, format: format, encoding: quality)
+            == ResultKey.make(source: "s", options: b, format: format, encoding: quality))
         #expect(ResultKey.make(source: "s", options: a, format: FormatChoice(format: .webp, dependsOnAccept: true),
-                               quality: quality) != ResultKey.make(source: "s", options: a, format: format,
-                                                                   quality: quality))
+                               encoding: quality) != ResultKey.make(source: "s", options: a, format: format,
+                                                                   encoding: quality))
     }
 
     @Test func byteLRUEvictsTheLeastRecentlyUsed() {

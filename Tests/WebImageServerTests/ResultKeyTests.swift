@@ -74,14 +74,28 @@ import WebImage
     /// Without a quality in the URL, the service's qualities and `format_quality` decide it, so they are in the
     /// key; with one, neither is.
     @Test func qualityDefaultsCountOnlyWithoutAURLQuality() throws {
-        func key(_ path: String, _ defaults: QualityDefaults) throws -> String {
+        func key(_ path: String, _ defaults: EncodingDefaults) throws -> String {
             ResultKey.make(source: "s", options: try Self.options(path),
-                           format: FormatChoice(format: .jpeg, dependsOnAccept: false), quality: defaults)
+                           format: FormatChoice(format: .jpeg, dependsOnAccept: false), encoding: defaults)
         }
-        let usual = QualityDefaults(quality: 80, byFormat: [:]), other = QualityDefaults(quality: 80, byFormat: [.webp: 60])
+        let usual = EncodingDefaults(quality: 80, byFormat: [:]), other = EncodingDefaults(quality: 80, byFormat: [.webp: 60])
         #expect(try key("w:10", usual) != key("w:10", other))
         #expect(try key("w:10/q:50", usual) == key("w:10/q:50", other))
         #expect(try key("w:10/fq:webp:70", usual) != key("w:10", usual))
         #expect(try key("w:10/q:50/fq:webp:70", usual) == key("w:10/q:50", usual))
+    }
+
+    /// The encoders' settings change a result's bytes whatever the URL says, so each is in every key.
+    @Test(arguments: [ImageEncodeTuning(jpegProgressive: true), ImageEncodeTuning(webpMethod: 6),
+                      ImageEncodeTuning(webpPreset: .photo), ImageEncodeTuning(avifSpeed: 3), ImageEncodeTuning(jxlEffort: 9)])
+    func encoderSettingsCountInEveryKey(tuning: ImageEncodeTuning) throws {
+        let usual = EncodingDefaults(quality: 80, byFormat: [:]), tuned = EncodingDefaults(quality: 80, byFormat: [:], tuning: tuning)
+        for path in ["w:10", "w:10/q:50"] {
+            let keys = try [usual, tuned].map {
+                ResultKey.make(source: "s", options: try Self.options(path),
+                               format: FormatChoice(format: .jpeg, dependsOnAccept: false), encoding: $0)
+            }
+            #expect(keys[0] != keys[1], "\(path)")
+        }
     }
 }

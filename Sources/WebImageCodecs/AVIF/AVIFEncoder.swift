@@ -10,7 +10,7 @@ import WebImageCore
 /// - Lossless: quantizer 0, 4:4:4, the identity matrix (RGB stored as is) and full range: 8-bit images
 ///   round-trip pixel-exactly. 16-bit images are written with 12 bits (lossless) or 10 bits (lossy).
 /// - Effort: ``ImageEncodeEffort/balanced`` is speed 6 (`avifenc`'s default), ``ImageEncodeEffort/fastest``
-///   speed 10 (AV1's fastest: larger files, several times quicker).
+///   speed 10 (AV1's fastest: larger files, several times quicker); ``ImageEncodeTuning/avifSpeed`` replaces both.
 /// - Orientation: written as `irot`/`imir`, so the image displays (and decodes) upright.
 /// - Colour: an attached ICC profile (``Image/iccProfile``) is written as a `colr` `prof` box.
 /// - Metadata: ``Image/metadata``'s EXIF and XMP as items (``AVIFMetadata``).
@@ -47,7 +47,7 @@ enum AVIFEncoder {
         encoder.pointee.maxQuantizer = quantizer
         encoder.pointee.minQuantizerAlpha = quantizer
         encoder.pointee.maxQuantizerAlpha = quantizer
-        encoder.pointee.speed = options.resolvedEffort == .fastest ? AVIF_SPEED_FASTEST : 6
+        encoder.pointee.speed = Int32(options.tuning.avifSpeed ?? (options.resolvedEffort == .fastest ? Int(AVIF_SPEED_FASTEST) : 6))
         encoder.pointee.timescale = 1000
         let hasAlpha = frames.contains { $0.pixels.containsTransparency }
         let single = frames.count == 1

@@ -2,7 +2,7 @@ import CTurboJPEG
 import Foundation
 import WebImageCore
 
-/// Encoding with TurboJPEG: 4:2:0 chroma, transparency flattened onto a background colour, the EXIF
+/// Encoding with TurboJPEG: 4:2:0 chroma, baseline or progressive (``ImageEncodeTuning/jpegProgressive``), transparency flattened onto a background colour, the EXIF
 /// orientation kept in an APP1 segment, an attached ICC profile in APP2 `ICC_PROFILE` segments and the image's
 /// ``Image/metadata`` in APP1 and APP13 segments (``JPEGMetadata``).
 enum JPEGEncoding {
@@ -13,13 +13,14 @@ enum JPEGEncoding {
         if image.hasAlpha { pixels = pixels.flattened(onto: options.backgroundColor ?? .white) }
         let handle = try TurboJPEGHandle(forDecoding: false)
         let quality = max(1, min(100, Int((options.quality * 100).rounded())))
+        let flags = options.tuning.jpegProgressive ? TJFLAG_PROGRESSIVE : 0
         var jpeg: Data
         if let maxFileSize = options.maxFileSize {
             jpeg = try QualitySearch.largestFitting(maxFileSize, requested: quality, lowest: 1) {
-                try compress(pixels, quality: $0, handle)
+                try compress(pixels, quality: $0, flags: flags, handle)
             }
         } else {
-            jpeg = try compress(pixels, quality: quality, handle)
+            jpeg = try compress(pixels, quality: quality, flags: flags, handle)
         }
         // After SOI and the JFIF APP0 segment, which has to come first: EXIF, then the ICC profile.
         var at = 2
@@ -37,14 +38,15 @@ enum JPEGEncoding {
         return jpeg
     }
 
-    private static func compress(_ pixels: PixelBuffer, quality: Int, _ handle: TurboJPEGHandle) throws -> Data {
+    private static func compress(_ pixels: PixelBuffer, quality: Int, flags: Int32,
+                                 _ handle: TurboJPEGHandle) throws -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
         defer { tjFree(output) }
         let status = pixels.withUnsafeBytes { raw in
             tjCompress2(handle.raw, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(pixels.width), 0,
                         Int32(pixels.height), Int32(TJPF_RGBA.rawValue), &output, &length,
-                        Int32(TJSAMP_420.rawValue), Int32(quality), 0)
+                        Int32(TJSAMP_420.rawValue), Int32(quality), flags)
         }
         guard status == 0, let output else {
             throw WebImageError.encodingFailed(format: .jpeg, reason: handle.message)

@@ -9,7 +9,7 @@ import WebImageCore
 /// 6.4 + 2.5^((30 − q) / 5) / 6.25 below, at most 25), so quality 1 is distance 0.1, visually lossless.
 /// ``ImageEncodeOptions/effort`` picks libjxl's effort: ``ImageEncodeEffort/fastest`` effort 1 (lossless:
 /// "lightning"; lossy runs libjxl's fastest VarDCT path), ``ImageEncodeEffort/balanced`` (the default) effort 7,
-/// libjxl's own default. 8-bit rasters are written as 8-bit samples, 16-bit ones as 16-bit; alpha is written
+/// libjxl's own default; ``ImageEncodeTuning/jxlEffort`` replaces both. 8-bit rasters are written as 8-bit samples, 16-bit ones as 16-bit; alpha is written
 /// only when some pixel is not opaque; the orientation goes into the header; an animation gets millisecond
 /// ticks and the loop count.
 enum JXLEncoder {
@@ -89,7 +89,7 @@ enum JXLEncoder {
 
     private static func configure(_ settings: OpaquePointer, encoder: OpaquePointer,
                                   options: ImageEncodeOptions) throws {
-        let effort: Int64 = options.resolvedEffort == .fastest ? 1 : 7
+        let effort = Int64(options.tuning.jxlEffort ?? (options.resolvedEffort == .fastest ? 1 : 7))
         try check(JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, effort), encoder, "effort")
         if options.lossless {
             try check(JxlEncoderSetFrameLossless(settings, 1), encoder, "lossless mode")

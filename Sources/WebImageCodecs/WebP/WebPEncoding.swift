@@ -10,9 +10,11 @@ enum WebPEncoding {
     /// ``ImageEncodeEffort/fastest`` takes method 0 (no rate-distortion search: about half the time of the
     /// default method 4 at the same quality, for a larger file) and, lossless, libwebp's lowest lossless preset
     /// in place of the quality-as-effort (level 0: a few milliseconds where the default effort takes hundreds).
-    static func makeConfig(quality: Float, lossless: Bool, effort: ImageEncodeEffort) throws -> WebPConfig {
+    /// `tuning`'s WebP method and preset, when set, replace the effort's method and libwebp's default preset.
+    static func makeConfig(quality: Float, lossless: Bool, effort: ImageEncodeEffort,
+                           tuning: ImageEncodeTuning) throws -> WebPConfig {
         var config = WebPConfig()
-        guard WebPConfigInitInternal(&config, WEBP_PRESET_DEFAULT, 75, WEBP_ENCODER_ABI_VERSION) != 0 else {
+        guard WebPConfigInitInternal(&config, preset(tuning.webpPreset), 75, WEBP_ENCODER_ABI_VERSION) != 0 else {
             throw WebImageError.encodingFailed(format: .webp, reason: "libwebp encoder version mismatch")
         }
         config.quality = min(100, max(0, quality))
@@ -26,10 +28,22 @@ enum WebPEncoding {
                 throw WebImageError.encodingFailed(format: .webp, reason: "libwebp rejected its lossless preset 0")
             }
         }
+        if let method = tuning.webpMethod { config.method = Int32(method) }
         guard WebPValidateConfig(&config) != 0 else {
             throw WebImageError.encodingFailed(format: .webp, reason: "invalid encoder configuration")
         }
         return config
+    }
+
+    private static func preset(_ preset: ImageEncodeTuning.WebPPreset?) -> WebPPreset {
+        switch preset {
+        case nil, .default: WEBP_PRESET_DEFAULT
+        case .picture: WEBP_PRESET_PICTURE
+        case .photo: WEBP_PRESET_PHOTO
+        case .drawing: WEBP_PRESET_DRAWING
+        case .icon: WEBP_PRESET_ICON
+        case .text: WEBP_PRESET_TEXT
+        }
     }
 
     /// Runs `body` with a libwebp picture holding `pixels` (8-bit RGBA), freed afterwards.

@@ -9,16 +9,17 @@ enum WebPStillEncoder {
     static func encode(_ pixels: PixelBuffer, options: ImageEncodeOptions) throws -> Data {
         let requested = Int((options.quality * 100).rounded())
         guard !options.lossless, let limit = options.maxFileSize else {
-            return try encode(pixels, quality: requested, lossless: options.lossless, effort: options.resolvedEffort)
+            return try encode(pixels, quality: requested, lossless: options.lossless, options: options)
         }
         return try QualitySearch.largestFitting(limit, requested: requested, lowest: 0) {
-            try encode(pixels, quality: $0, lossless: false, effort: options.resolvedEffort)
+            try encode(pixels, quality: $0, lossless: false, options: options)
         }
     }
 
     private static func encode(_ pixels: PixelBuffer, quality: Int, lossless: Bool,
-                               effort: ImageEncodeEffort) throws -> Data {
+                               options: ImageEncodeOptions) throws -> Data {
         try WebPEncoding.encode(pixels, config: WebPEncoding.makeConfig(quality: Float(quality), lossless: lossless,
-                                                                        effort: effort))
+                                                                        effort: options.resolvedEffort,
+                                                                        tuning: options.tuning))
     }
 }

@@ -1,17 +1,17 @@
 import WebImage
 
-/// The key a result is cached and made under: `source|format bucket|quality defaults|options` — never the
+/// The key a result is cached and made under: `source|format bucket|encoding defaults|options` — never the
 /// signature, so rotating keys keeps the cache. The options part is each option's ``ResultKeyPart`` in
 /// ``ProcessingOptionTable/all``'s order, `name:values` joined by `/`, the options at their defaults adding
 /// nothing; no part holds `|`, so a source holding one is still read one way (from the right).
 enum ResultKey {
-    /// `quality` is the service's default quality and per-format table, which decide a result's quality when
-    /// the URL gives none.
-    static func make(source: String, options: ProcessingOptions, format: FormatChoice, quality: QualityDefaults) -> String {
+    /// `encoding` is the service's default quality and per-format table, which decide a result's quality when
+    /// the URL gives none, and its encoder settings, which decide the bytes whatever the URL says.
+    static func make(source: String, options: ProcessingOptions, format: FormatChoice, encoding: EncodingDefaults) -> String {
         let parts = ProcessingOptionTable.all.compactMap { spec in
             spec.key?.text(options).map { spec.keyName + ":" + $0 }
         }
-        let defaults = options.quality > 0 ? "" : quality.keyComponent
+        let defaults = (options.quality > 0 ? "" : encoding.qualityKeyComponent) + encoding.tuningKeyComponent
         return [source, format.keyComponent, defaults, parts.joined(separator: "/")].joined(separator: "|")
     }
 
@@ -24,11 +24,12 @@ enum ResultKey {
     ]
 }
 
-/// The quality a result gets when its URL gives none: per output format (imgproxy's `IMGPROXY_FORMAT_QUALITY`),
-/// else the default (`IMGPROXY_QUALITY`).
-struct QualityDefaults: Sendable, Hashable {
+/// What decides a result's bytes beside its URL: the quality it gets when the URL gives none, per output format
+/// (imgproxy's `IMGPROXY_FORMAT_QUALITY`), else the default (`IMGPROXY_QUALITY`); and the encoders' settings.
+struct EncodingDefaults: Sendable, Hashable {
     var quality: Int
     var byFormat: [ImageFormat: Int]
+    var tuning = ImageEncodeTuning()
 
     /// The quality of a result in `format`: the URL's, its per-format table's, the configured one's, else the default.
     func quality(for format: ImageFormat, options: ProcessingOptions) -> Int {
@@ -36,7 +37,17 @@ struct QualityDefaults: Sendable, Hashable {
         return options.formatQuality[format] ?? byFormat[format] ?? quality
     }
 
-    var keyComponent: String {
+    /// The qualities, which count only for a URL that gives none.
+    var qualityKeyComponent: String {
         "d\(quality)" + byFormat.map { ",\($0.key.rawValue)=\($0.value)" }.sorted().joined()
+    }
+
+    /// The encoder settings after `;` (`p` progressive JPEG, `w` WebP method, `wp` its preset, `a` AVIF speed,
+    /// `x` JPEG XL effort), for every URL: a restart with other settings makes new results.
+    var tuningKeyComponent: String {
+        let settings = [tuning.jpegProgressive ? "p" : nil, tuning.webpMethod.map { "w\($0)" },
+                        tuning.webpPreset.map { "wp\($0.rawValue)" }, tuning.avifSpeed.map { "a\($0)" },
+                        tuning.jxlEffort.map { "x\($0)" }].compactMap { $0 }
+        return settings.isEmpty ? "" : ";" + settings.joined(separator: ",")
     }
 }

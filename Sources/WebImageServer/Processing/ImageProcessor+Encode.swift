@@ -10,13 +10,11 @@ extension ImageProcessor {
     }
 
     func encode(_ image: Image, as format: ImageFormat, options: ProcessingOptions) throws(ProxyError) -> Data {
-        let quality = self.quality.quality(for: format, options: options)
-        // AVIF at libavif's default speed costs several times WebP's CPU per request; speed 10 keeps a busy
-        // service's latency near the other formats' (larger files, as imgproxy's fast AVIF settings).
+        let quality = encoding.quality(for: format, options: options)
         let encodeOptions = ImageEncodeOptions(quality: Double(quality) / 100, backgroundColor: options.background,
                                                maxFileSize: options.maxBytes > 0 ? options.maxBytes : nil,
                                                firstFrameOnly: !FormatChoice.writesAnimation(format),
-                                               effort: format == .avif ? .fastest : nil)
+                                               tuning: encoding.tuning)
         do {
             return try coders.encode(image, as: format, options: encodeOptions)
         } catch {

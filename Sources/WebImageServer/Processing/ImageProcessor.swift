@@ -10,7 +10,7 @@ struct ImageProcessor: Sendable {
     let coders: CodersManager
     let maxSourcePixels: Int
     let limits: ProcessingPlan.Limits
-    let quality: QualityDefaults
+    let encoding: EncodingDefaults
     /// The operator's watermark; nil: `watermark` draws nothing, as in imgproxy.
     var watermark: WatermarkStep?
     /// How much of an animation is processed.

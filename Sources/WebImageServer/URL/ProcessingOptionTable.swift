@@ -114,7 +114,7 @@ enum ProcessingOptionTable {
     ]
 
     static let output: [ProcessingOptionSpec] = [
-        // With none, ResultKey writes the service's qualities (QualityDefaults) in its place.
+        // With none, ResultKey writes the service's qualities (EncodingDefaults) in its place.
         single(["quality", "q"], \.quality) { arguments, text throws(ProxyError) in try arguments.integer(text, in: 0...100) },
         // Read only when the URL gives no quality.
         spec(["format_quality", "fq"], key: .fields(\.formatQuality, when: { $0.quality == 0 }))

@@ -1,0 +1,39 @@
+/// Per-format encoder settings beyond ``ImageEncodeOptions/effort`` (imgproxy's `IMGPROXY_JPEG_PROGRESSIVE`,
+/// `IMGPROXY_WEBP_EFFORT`, `IMGPROXY_WEBP_PRESET`, `IMGPROXY_AVIF_SPEED`, `IMGPROXY_JXL_EFFORT`): each one set
+/// replaces what the effort picks for its format, and the other formats ignore it.
+///
+/// ```swift
+/// var options = ImageEncodeOptions(quality: 0.8)
+/// options.tuning.jpegProgressive = true
+/// options.tuning.avifSpeed = 8
+/// ```
+public struct ImageEncodeTuning: Sendable, Hashable {
+    /// Write JPEG progressive (TurboJPEG's progressive mode: the image arrives blurred, then sharpens; a few
+    /// percent smaller, a little slower to write). Default false: baseline.
+    public var jpegProgressive: Bool
+    /// libwebp's method, 0 (fastest) to 6 (smallest; imgproxy's WebP effort 1–6 is the same number). Default
+    /// nil: the effort's (4, or 0 at ``ImageEncodeEffort/fastest``).
+    public var webpMethod: Int?
+    /// libwebp's preset, which tunes its filters for a kind of picture. Default nil: libwebp's default.
+    public var webpPreset: WebPPreset?
+    /// libavif's speed, 0 (slowest, smallest) to 10 (fastest). Default nil: the effort's (6, or 10 at
+    /// ``ImageEncodeEffort/fastest``).
+    public var avifSpeed: Int?
+    /// libjxl's effort, 1 (fastest) to 9 (smallest). Default nil: the effort's (7, or 1 at
+    /// ``ImageEncodeEffort/fastest``).
+    public var jxlEffort: Int?
+
+    /// libwebp's presets (`cwebp -preset`).
+    public enum WebPPreset: String, Sendable, Hashable, CaseIterable {
+        case `default`, picture, photo, drawing, icon, text
+    }
+
+    public init(jpegProgressive: Bool = false, webpMethod: Int? = nil, webpPreset: WebPPreset? = nil,
+                avifSpeed: Int? = nil, jxlEffort: Int? = nil) {
+        self.jpegProgressive = jpegProgressive
+        self.webpMethod = webpMethod.map { min(6, max(0, $0)) }
+        self.webpPreset = webpPreset
+        self.avifSpeed = avifSpeed.map { min(10, max(0, $0)) }
+        self.jxlEffort = jxlEffort.map { min(9, max(1, $0)) }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TestSupport
+import WebImage
+
+/// ``ImageEncodeTuning``: each setting reaches its encoder as the number the effort would otherwise give, so
+/// the effort's outputs are the reference (same bytes), and progressive JPEG changes the frame, not the pixels.
+struct EncodeTuningTests {
+    private static let image = Image(pixels: PixelBuffer(width: 48, height: 32) { out in
+        for i in out.indices { out[i] = i % 4 == 3 ? 255 : UInt8((i * 37) % 251) }
+    })
+
+    private static func encode(_ format: ImageFormat, effort: ImageEncodeEffort? = nil,
+                               tuning: ImageEncodeTuning = ImageEncodeTuning()) throws -> Data {
+        try CodersManager.shared.encode(image, as: format, options: ImageEncodeOptions(quality: 0.7, effort: effort,
+                                                                                      tuning: tuning))
+    }
+
+    @Test func progressiveJPEGHasTheSamePixelsInAProgressiveFrame() throws {
+        let baseline = try Self.encode(.jpeg)
+        let progressive = try Self.encode(.jpeg, tuning: ImageEncodeTuning(jpegProgressive: true))
+        #expect(JPEGFrames.startOfFrame(in: [UInt8](baseline)) == 0xC0)
+        #expect(JPEGFrames.startOfFrame(in: [UInt8](progressive)) == 0xC2)
+        let decode = { (data: Data) in try CodersManager.shared.decode(data, options: ImageDecodeOptions()).pixels.converted(to: .rgba8) }
+        #expect(try decode(progressive) == decode(baseline))
+    }
+
+    /// Each tuned number gives the bytes of the effort that uses it; the other formats' settings change nothing.
+    @Test(arguments: [
+        (ImageFormat.webp, ImageEncodeEffort.fastest, ImageEncodeTuning(webpMethod: 0)),
+        (.webp, .balanced, ImageEncodeTuning(webpMethod: 4)),
+        (.avif, .fastest, ImageEncodeTuning(avifSpeed: 10)),
+        (.avif, .balanced, ImageEncodeTuning(avifSpeed: 6)),
+        (.jxl, .fastest, ImageEncodeTuning(jxlEffort: 1)),
+        (.jxl, .balanced, ImageEncodeTuning(jxlEffort: 7)),
+        (.webp, .balanced, ImageEncodeTuning(jpegProgressive: true, avifSpeed: 2, jxlEffort: 2)),
+    ])
+    func aTunedNumberIsTheEffortsNumber(format: ImageFormat, effort: ImageEncodeEffort, tuning: ImageEncodeTuning) throws {
+        #expect(try Self.encode(format, effort: .balanced, tuning: tuning) == Self.encode(format, effort: effort))
+    }
+
+    @Test func otherNumbersGiveOtherBytes() throws {
+        #expect(try Self.encode(.webp, tuning: ImageEncodeTuning(webpMethod: 6)) != Self.encode(.webp))
+        #expect(try Self.encode(.webp, tuning: ImageEncodeTuning(webpPreset: .drawing)) != Self.encode(.webp))
+        #expect(try Self.encode(.avif, tuning: ImageEncodeTuning(avifSpeed: 8)) != Self.encode(.avif))
+        #expect(try Self.encode(.jxl, tuning: ImageEncodeTuning(jxlEffort: 3)) != Self.encode(.jxl))
+    }
+
+    @Test func numbersOutsideTheLibrariesRangesAreClamped() {
+        let tuning = ImageEncodeTuning(webpMethod: 99, avifSpeed: -4, jxlEffort: 0)
+        #expect(tuning.webpMethod == 6 && tuning.avifSpeed == 0 && tuning.jxlEffort == 1)
+    }
+}
