@@ -34,7 +34,7 @@ import WebImage
         "signature-size": ["8"], "allow-unsigned": ["true"], "allow-private-sources": ["true"],
         "allow-loopback-sources": ["true"], "allow-private-network-sources": ["true"], "allow-link-local-sources": ["true"],
         "secret": ["s3cr3t-token"],
-        "jpeg-progressive": ["true"], "webp-effort": ["6"], "webp-preset": ["photo"], "avif-speed": ["3"],
+        "jpeg-progressive": ["true"], "png-interlaced": ["true"], "webp-effort": ["6"], "webp-preset": ["photo"], "avif-speed": ["3"],
         "jxl-effort": ["9"],
         "allowed-scheme": ["https"], "trusted-host": ["store.internal"], "allowed-source": ["https://a.example/"],
         "max-redirects": ["2"], "local-root": ["/tmp"], "use-s3": ["true"],

@@ -25,6 +25,24 @@ struct EncodeTuningTests {
         #expect(try decode(progressive) == decode(baseline))
     }
 
+    /// Adam7 PNGs hold the same pixels as plain ones, at every effort, for sizes smaller than a pass's start
+    /// and odd ones, with and without alpha.
+    @Test(arguments: [(1, 1), (3, 5), (9, 9), (17, 13), (2, 33)], [false, true])
+    func interlacedPNGHasTheSamePixels(size: (Int, Int), alpha: Bool) throws {
+        let image = Image(pixels: PixelBuffer(width: size.0, height: size.1) { out in
+            for i in out.indices { out[i] = i % 4 == 3 ? (alpha ? UInt8((i * 11) % 256) : 255) : UInt8((i * 37) % 251) }
+        })
+        let plain = try CodersManager.shared.encode(image, as: .png, options: ImageEncodeOptions())
+        let reference = try CodersManager.shared.decode(plain, options: ImageDecodeOptions()).pixels
+        for effort in ImageEncodeEffort.allCases {
+            let interlaced = try CodersManager.shared.encode(image, as: .png, options: ImageEncodeOptions(
+                effort: effort, tuning: ImageEncodeTuning(pngInterlaced: true)))
+            #expect(interlaced[28] == 1 && plain[28] == 0, "IHDR's interlace byte")
+            #expect(try CodersManager.shared.decode(interlaced, options: ImageDecodeOptions()).pixels == reference,
+                    "\(size) \(effort)")
+        }
+    }
+
     /// Each tuned number gives the bytes of the effort that uses it; the other formats' settings change nothing.
     @Test(arguments: [
         (ImageFormat.webp, ImageEncodeEffort.fastest, ImageEncodeTuning(webpMethod: 0)),

@@ -2,8 +2,8 @@ import CPNG
 import Foundation
 import WebImageCore
 
-/// Writes still PNGs with libpng's simplified API (``ImageEncodeEffort/fastest``: with ``PNGFastWriter``) and
-/// hands animations to ``APNGEncoder``.
+/// Writes still PNGs with libpng's simplified API (``ImageEncodeEffort/fastest`` and interlaced ones: with
+/// ``PNGFastWriter``) and hands animations to ``APNGEncoder`` (never interlaced).
 ///
 /// Output is 8-bit: RGB when no pixel is transparent, RGBA otherwise; 16-bit images are rounded to 8 bits.
 /// An attached ``Image/iccProfile`` is written as an `iCCP` chunk right after IHDR, then ``Image/metadata`` as
@@ -15,7 +15,7 @@ enum PNGEncoder {
         let hasAlpha = image.hasAlpha && rasters.contains { $0.containsTransparency }
         let effort = options.resolvedEffort
         var png = rasters.count == 1
-            ? try write(rasters[0], alpha: hasAlpha, effort: effort)
+            ? try write(rasters[0], alpha: hasAlpha, effort: effort, interlaced: options.tuning.pngInterlaced)
             : try APNGEncoder.encode(rasters, durations: frames.map(\.duration),
                                      loopCount: options.loopCount ?? image.loopCount, alpha: hasAlpha, effort: effort)
         if let metadata = image.metadata {
@@ -28,11 +28,14 @@ enum PNGEncoder {
         return Data(png)
     }
 
-    /// One PNG stream of an RGBA8 raster, with an alpha channel only when `alpha`.
-    static func write(_ pixels: PixelBuffer, alpha: Bool, effort: ImageEncodeEffort) throws -> [UInt8] {
-        switch effort {
-        case .fastest: try PNGFastWriter.write(pixels, alpha: alpha)
-        case .balanced: try writeSimplified(pixels, alpha: alpha)
+    /// One PNG stream of an RGBA8 raster, with an alpha channel only when `alpha`; an interlaced one is
+    /// ``PNGFastWriter``'s at libdeflate's level 1 (fastest) or 9 (balanced: its Sub-only filtering leans on
+    /// the deflate level where libpng's adaptive filters would).
+    static func write(_ pixels: PixelBuffer, alpha: Bool, effort: ImageEncodeEffort, interlaced: Bool = false) throws -> [UInt8] {
+        switch (effort, interlaced) {
+        case (.fastest, _): try PNGFastWriter.write(pixels, alpha: alpha, interlaced: interlaced)
+        case (.balanced, true): try PNGFastWriter.write(pixels, alpha: alpha, interlaced: true, level: 9)
+        case (.balanced, false): try writeSimplified(pixels, alpha: alpha)
         }
     }
 
