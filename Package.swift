@@ -55,6 +55,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Whole-buffer deflate, about twice zlib's speed at level 1: the PNG writer's fast setting.
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
         // libtiff 4.5: TIFF decoding and encoding from memory, with per-handle error handlers and allocation bounds.
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // libxml2: XML read as librsvg reads it (`XMLEventReader`): the SVG text check, XMP, the service's SVG
@@ -80,7 +81,7 @@ let package = Package(
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim",
-                               "CColorShim", "CDeflate", "CZlib", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CTIFF", "CRSVG",
+                               "CColorShim", "CDeflate", "CImageQuant", "CZlib", "CAVIF", "CHEIF", "CJXL", "CLCMS2", "CTIFF", "CRSVG",
                                "CPoppler", "CLibXML2"]),
         // What users import: the pipeline, re-exporting the model and registering every codec.
         .target(name: "WebImage", dependencies: ["WebImageCore", "WebImageCodecs", "CSystemShim",

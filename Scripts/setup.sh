@@ -19,12 +19,12 @@ set -euo pipefail
 # fresh machine's first setup takes minutes longer; once installed it costs nothing.
 # iproute2: `ip`, which brings loopback up in the network namespaces (unshare, util-linux) that the URL property and
 # SSRF tests run their subjects in.
-packages=(pkg-config zlib1g-dev libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libdeflate-dev
+packages=(pkg-config zlib1g-dev libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libdeflate-dev libimagequant-dev
           libavif-dev libheif-dev libjxl-dev liblcms2-dev libtiff-dev librsvg2-dev libxml2-dev libpoppler-glib-dev libavif-bin libheif-examples libjxl-tools poppler-utils redis-server openssl iproute2 python3-venv chromium)
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 \
-        && pkg-config --exists zlib libturbojpeg libpng16 libwebp libwebpdemux libwebpmux libdeflate libavif libheif \
+        && pkg-config --exists zlib libturbojpeg libpng16 libwebp libwebpdemux libwebpmux libdeflate imagequant libavif libheif \
         && pkg-config --exists libjxl libjxl_threads lcms2 libtiff-4 librsvg-2.0 libxml-2.0 poppler-glib \
         && [ -f /usr/include/jpeglib.h ] && [ -f /usr/include/gif_lib.h ] && [ -x /usr/bin/redis-server ] \
         && python3 -c "import ensurepip, venv" 2>/dev/null && [ -x /usr/bin/openssl ] && [ -x /usr/bin/avifdec ] && [ -x /usr/bin/heif-convert ] && [ -x /usr/bin/djxl ] \

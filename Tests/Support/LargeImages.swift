@@ -40,6 +40,18 @@ public enum LargeImages {
 
 /// PNG files from their chunks, CRCs computed.
 public enum PNGChunks {
+    /// The chunk types of a PNG stream, in order (a walk of its own, independent of the codecs').
+    public static func types(in png: some Collection<UInt8>) -> [String] {
+        let bytes = Array(png)
+        var types: [String] = [], at = 8
+        while at + 8 <= bytes.count {
+            let length = bytes[at ..< at + 4].reduce(0) { $0 << 8 | Int($1) }
+            types.append(String(decoding: bytes[at + 4 ..< at + 8], as: UTF8.self))
+            at += 12 + length
+        }
+        return types
+    }
+
     public static func file(_ chunks: [(type: String, data: [UInt8])]) -> Data {
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         for (type, data) in chunks {

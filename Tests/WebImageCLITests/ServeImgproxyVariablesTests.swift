@@ -42,25 +42,30 @@ import WebImageServer
     /// imgproxy's source-address switches, read each for its own class: an env file allowing loopback sources
     /// serves a loopback origin, and one that does not (imgproxy's default too) refuses it as imgproxy does (404).
     /// imgproxy's encoder settings: `IMGPROXY_JPEG_PROGRESSIVE` writes progressive JPEGs (a SOF2 frame),
-    /// `IMGPROXY_PNG_INTERLACED` Adam7 PNGs (IHDR's interlace byte), and the others are read, not reported as
-    /// ignored.
+    /// `IMGPROXY_PNG_INTERLACED` Adam7 PNGs (IHDR's interlace byte), `IMGPROXY_PNG_QUANTIZE` palette ones (its
+    /// colour type 3), and the others are read, not reported as ignored.
     @Test func encoderSettingsFromImgproxysVariables() async throws {
         let origin = try await TestHTTPServer.start()
         let pixels = PixelBuffer(width: 64, height: 48) { out in for i in out.indices { out[i] = UInt8(i % 251) } }
         let png = try CodersManager.shared.encode(Image(pixels: pixels), as: .png, options: ImageEncodeOptions())
         origin.route("/a.png", TestResponse(headers: [("Content-Type", "image/png")], body: png))
-        let variables = ["IMGPROXY_JPEG_PROGRESSIVE", "IMGPROXY_PNG_INTERLACED", "IMGPROXY_WEBP_EFFORT", "IMGPROXY_WEBP_PRESET",
+        let variables = ["IMGPROXY_JPEG_PROGRESSIVE", "IMGPROXY_PNG_INTERLACED", "IMGPROXY_PNG_QUANTIZE",
+                         "IMGPROXY_PNG_QUANTIZATION_COLORS", "IMGPROXY_WEBP_EFFORT", "IMGPROXY_WEBP_PRESET",
                          "IMGPROXY_AVIF_SPEED", "IMGPROXY_JXL_EFFORT"]
         let source = origin.url("/a.png").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        var frames: [Bool: UInt8] = [:], interlace: [Bool: UInt8] = [:]
+        var frames: [Bool: UInt8] = [:], interlace: [Bool: UInt8] = [:], colorType: [Bool: UInt8] = [:]
         for on in [false, true] {
             let serve = try await ServeProcess.start([], environment: Dictionary(uniqueKeysWithValues: zip(variables, [
-                on ? "true" : "false", on ? "true" : "false", "6", "photo", "9", "3"])))
+                on ? "true" : "false", on ? "true" : "false", on ? "true" : "false", "16", "6", "photo", "9", "3"])))
             for format in ["jpg", "png"] {
                 let (body, response) = try await URLSession.shared.data(from: try #require(URL(string:
                     "http://127.0.0.1:\(serve.port)/_/w:32/plain/\(source)@\(format)")))
                 #expect((response as? HTTPURLResponse)?.statusCode == 200)
-                if format == "jpg" { frames[on] = JPEGFrames.startOfFrame(in: [UInt8](body)) } else { interlace[on] = body[28] }
+                if format == "jpg" {
+                    frames[on] = JPEGFrames.startOfFrame(in: [UInt8](body))
+                } else {
+                    (interlace[on], colorType[on]) = (body[28], body[25])
+                }
             }
             #expect(serve.stop() == 0)
             for variable in variables {
@@ -69,6 +74,7 @@ import WebImageServer
         }
         #expect(frames == [false: 0xC0, true: 0xC2])
         #expect(interlace == [false: 0, true: 1])
+        #expect(colorType == [false: 6, true: 3], "truecolour with alpha (the source has it), then a palette")
         try await origin.shutdown()
     }
 

@@ -34,7 +34,8 @@ import WebImage
         "signature-size": ["8"], "allow-unsigned": ["true"], "allow-private-sources": ["true"],
         "allow-loopback-sources": ["true"], "allow-private-network-sources": ["true"], "allow-link-local-sources": ["true"],
         "secret": ["s3cr3t-token"],
-        "jpeg-progressive": ["true"], "png-interlaced": ["true"], "webp-effort": ["6"], "webp-preset": ["photo"], "avif-speed": ["3"],
+        "jpeg-progressive": ["true"], "png-interlaced": ["true"], "png-quantize": ["true"],
+        "png-quantization-colors": ["16"], "webp-effort": ["6"], "webp-preset": ["photo"], "avif-speed": ["3"],
         "jxl-effort": ["9"],
         "allowed-scheme": ["https"], "trusted-host": ["store.internal"], "allowed-source": ["https://a.example/"],
         "max-redirects": ["2"], "local-root": ["/tmp"], "use-s3": ["true"],
@@ -79,6 +80,7 @@ import WebImage
         "configuration.caches.shared.redis.client.parser": "bounds on what a Redis server may send: protocol safety",
         "configuration.processing.pdfRendering.executable": "serve draws PDF pages in its own executable",
         "configuration.processing.pdfRendering.arguments": "the child is its own `pdf-page` subcommand",
+        "configuration.processing.encoderTuning.pngQuantizeColors": "--png-quantize and --png-quantization-colors give it",
     ]
 
     /// Settings with a key pair, a shared cache and S3 sources on, so that each option's change shows alone. The queue is set:

@@ -43,6 +43,48 @@ struct EncodeTuningTests {
         }
     }
 
+    /// An image of fewer colours than the palette holds comes back exactly, a semi-transparent colour included
+    /// (in `tRNS`), interlaced or not.
+    @Test(arguments: [false, true])
+    func aPaletteOfEnoughColoursKeepsThePixels(interlaced: Bool) throws {
+        let colours: [[UInt8]] = [[255, 0, 0, 255], [0, 128, 255, 255], [10, 200, 30, 128], [250, 250, 250, 255]]
+        let image = Image(pixels: PixelBuffer(width: 23, height: 17) { out in
+            for pixel in 0..<(out.count / 4) {
+                let colour: [UInt8] = colours[(pixel / 5) % 4]
+                for channel in 0..<4 { out[pixel * 4 + channel] = colour[channel] }
+            }
+        })
+        let png = try CodersManager.shared.encode(image, as: .png, options: ImageEncodeOptions(
+            tuning: ImageEncodeTuning(pngInterlaced: interlaced, pngQuantizeColors: 16)))
+        #expect(png[25] == 3 && png[28] == (interlaced ? 1 : 0), "IHDR: palette colour type, interlace")
+        #expect(PNGChunks.types(in: png).prefix(3) == ["IHDR", "PLTE", "tRNS"])
+        #expect(try CodersManager.shared.decode(png, options: ImageDecodeOptions()).pixels == image.pixels)
+    }
+
+    @Test func aPaletteHoldsAtMostItsColours() throws {
+        let image = Image(pixels: PixelBuffer(width: 64, height: 64) { out in
+            for pixel in 0..<(out.count / 4) {
+                let x: Int = pixel % 64, y: Int = pixel / 64
+                out[pixel * 4] = UInt8(x * 4)
+                out[pixel * 4 + 1] = UInt8(y * 4)
+                out[pixel * 4 + 2] = UInt8((pixel * 7) % 256)
+                out[pixel * 4 + 3] = 255
+            }
+        })
+        let png = try CodersManager.shared.encode(image, as: .png, options: ImageEncodeOptions(
+            tuning: ImageEncodeTuning(pngQuantizeColors: 8)))
+        let pixels = try CodersManager.shared.decode(png, options: ImageDecodeOptions()).pixels.bytes
+        var distinct = Set<UInt32>()
+        for pixel in 0..<(pixels.count / 4) {
+            let start: Int = pixel * 4
+            distinct.insert(UInt32(pixels[start]) << 24 | UInt32(pixels[start + 1]) << 16
+                            | UInt32(pixels[start + 2]) << 8 | UInt32(pixels[start + 3]))
+        }
+        #expect(png[25] == 3 && distinct.count <= 8 && distinct.count > 1)
+        #expect(ImageEncodeTuning(pngQuantizeColors: 1000).pngQuantizeColors == 256)
+        #expect(ImageEncodeTuning(pngQuantizeColors: 1).pngQuantizeColors == 2)
+    }
+
     /// Each tuned number gives the bytes of the effort that uses it; the other formats' settings change nothing.
     @Test(arguments: [
         (ImageFormat.webp, ImageEncodeEffort.fastest, ImageEncodeTuning(webpMethod: 0)),

@@ -15,7 +15,8 @@ enum PNGEncoder {
         let hasAlpha = image.hasAlpha && rasters.contains { $0.containsTransparency }
         let effort = options.resolvedEffort
         var png = rasters.count == 1
-            ? try write(rasters[0], alpha: hasAlpha, effort: effort, interlaced: options.tuning.pngInterlaced)
+            ? try write(rasters[0], alpha: hasAlpha, effort: effort, interlaced: options.tuning.pngInterlaced,
+                        paletteColors: options.tuning.pngQuantizeColors)
             : try APNGEncoder.encode(rasters, durations: frames.map(\.duration),
                                      loopCount: options.loopCount ?? image.loopCount, alpha: hasAlpha, effort: effort)
         if let metadata = image.metadata {
@@ -30,9 +31,14 @@ enum PNGEncoder {
 
     /// One PNG stream of an RGBA8 raster, with an alpha channel only when `alpha`; an interlaced one is
     /// ``PNGFastWriter``'s at libdeflate's level 1 (fastest) or 9 (balanced: its Sub-only filtering leans on
-    /// the deflate level where libpng's adaptive filters would).
-    static func write(_ pixels: PixelBuffer, alpha: Bool, effort: ImageEncodeEffort, interlaced: Bool = false) throws -> [UInt8] {
-        switch (effort, interlaced) {
+    /// the deflate level where libpng's adaptive filters would); with `paletteColors`, ``PNGPaletteWriter``'s.
+    static func write(_ pixels: PixelBuffer, alpha: Bool, effort: ImageEncodeEffort, interlaced: Bool = false,
+                      paletteColors: Int? = nil) throws -> [UInt8] {
+        if let paletteColors {
+            return try PNGPaletteWriter.write(pixels, colors: paletteColors, interlaced: interlaced,
+                                              level: effort == .fastest ? 1 : 9)
+        }
+        return switch (effort, interlaced) {
         case (.fastest, _): try PNGFastWriter.write(pixels, alpha: alpha, interlaced: interlaced)
         case (.balanced, true): try PNGFastWriter.write(pixels, alpha: alpha, interlaced: true, level: 9)
         case (.balanced, false): try writeSimplified(pixels, alpha: alpha)

@@ -1,5 +1,5 @@
 /// Per-format encoder settings beyond ``ImageEncodeOptions/effort`` (imgproxy's `IMGPROXY_JPEG_PROGRESSIVE`,
-/// `IMGPROXY_PNG_INTERLACED`, `IMGPROXY_WEBP_EFFORT`, `IMGPROXY_WEBP_PRESET`, `IMGPROXY_AVIF_SPEED`, `IMGPROXY_JXL_EFFORT`): each one set
+/// `IMGPROXY_PNG_INTERLACED`, `IMGPROXY_PNG_QUANTIZE` with `_QUANTIZATION_COLORS`, `IMGPROXY_WEBP_EFFORT`, `IMGPROXY_WEBP_PRESET`, `IMGPROXY_AVIF_SPEED`, `IMGPROXY_JXL_EFFORT`): each one set
 /// replaces what the effort picks for its format, and the other formats ignore it.
 ///
 /// ```swift
@@ -14,6 +14,9 @@ public struct ImageEncodeTuning: Sendable, Hashable {
     /// Write still PNGs interlaced (Adam7: a coarse image first, refined in seven passes; larger files).
     /// Default false.
     public var pngInterlaced: Bool
+    /// Write still PNGs with a palette of at most this many colours (2–256), chosen and dithered by
+    /// libimagequant: far smaller files for a small loss. Default nil: truecolour.
+    public var pngQuantizeColors: Int?
     /// libwebp's method, 0 (fastest) to 6 (smallest; imgproxy's WebP effort 1–6 is the same number). Default
     /// nil: the effort's (4, or 0 at ``ImageEncodeEffort/fastest``).
     public var webpMethod: Int?
@@ -31,10 +34,11 @@ public struct ImageEncodeTuning: Sendable, Hashable {
         case `default`, picture, photo, drawing, icon, text
     }
 
-    public init(jpegProgressive: Bool = false, pngInterlaced: Bool = false, webpMethod: Int? = nil,
-                webpPreset: WebPPreset? = nil, avifSpeed: Int? = nil, jxlEffort: Int? = nil) {
+    public init(jpegProgressive: Bool = false, pngInterlaced: Bool = false, pngQuantizeColors: Int? = nil,
+                webpMethod: Int? = nil, webpPreset: WebPPreset? = nil, avifSpeed: Int? = nil, jxlEffort: Int? = nil) {
         self.jpegProgressive = jpegProgressive
         self.pngInterlaced = pngInterlaced
+        self.pngQuantizeColors = pngQuantizeColors.map { min(256, max(2, $0)) }
         self.webpMethod = webpMethod.map { min(6, max(0, $0)) }
         self.webpPreset = webpPreset
         self.avifSpeed = avifSpeed.map { min(10, max(0, $0)) }

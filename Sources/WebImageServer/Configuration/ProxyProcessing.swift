@@ -29,6 +29,11 @@ extension ImageProxyConfiguration {
         /// (imgproxy's is 8): the service answers AVIF to every client that lists it, and speed 10 costs a
         /// fraction of 8's CPU for somewhat larger files.
         public var encoderTuning = ImageEncodeTuning(webpMethod: 4, avifSpeed: 10, jxlEffort: 4)
+        /// Write PNG results with a palette of at most ``pngQuantizationColors`` colours (imgproxy's
+        /// `IMGPROXY_PNG_QUANTIZE`); it sets ``encoderTuning``'s palette size. Default false.
+        public var pngQuantizes = false
+        /// The most colours such a palette holds, 2–256 (imgproxy's `IMGPROXY_PNG_QUANTIZATION_COLORS`). Default 256.
+        public var pngQuantizationColors = 256
         /// Convert results to sRGB and drop the colour profile unless the URL says `strip_color_profile:false`
         /// (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE`). Default true.
         public var stripsColorProfile = true
@@ -78,7 +83,9 @@ extension ImageProxyConfiguration {
 
         /// The qualities a result gets when its URL gives none, and the encoders' settings.
         var encodingDefaults: EncodingDefaults {
-            EncodingDefaults(quality: defaultQuality, byFormat: formatQuality, tuning: encoderTuning)
+            var tuning = encoderTuning
+            if pngQuantizes { tuning.pngQuantizeColors = min(256, max(2, pngQuantizationColors)) }
+            return EncodingDefaults(quality: defaultQuality, byFormat: formatQuality, tuning: tuning)
         }
 
         public init(presets: [String: String] = [:], defaultQuality: Int = 80,
