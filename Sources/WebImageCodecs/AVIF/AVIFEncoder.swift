@@ -47,7 +47,8 @@ enum AVIFEncoder {
         encoder.pointee.maxQuantizer = quantizer
         encoder.pointee.minQuantizerAlpha = quantizer
         encoder.pointee.maxQuantizerAlpha = quantizer
-        encoder.pointee.speed = Int32(options.tuning.avifSpeed ?? (options.resolvedEffort == .fastest ? Int(AVIF_SPEED_FASTEST) : 6))
+        let effortSpeed = options.resolvedEffort == .fastest ? Int(AVIF_SPEED_FASTEST) : 6
+        encoder.pointee.speed = Int32(options.tuning.avifSpeed ?? effortSpeed)
         encoder.pointee.timescale = 1000
         let hasAlpha = frames.contains { $0.pixels.containsTransparency }
         let single = frames.count == 1

@@ -2,9 +2,10 @@ import CTurboJPEG
 import Foundation
 import WebImageCore
 
-/// Encoding with TurboJPEG: 4:2:0 chroma, baseline or progressive (``ImageEncodeTuning/jpegProgressive``), transparency flattened onto a background colour, the EXIF
-/// orientation kept in an APP1 segment, an attached ICC profile in APP2 `ICC_PROFILE` segments and the image's
-/// ``Image/metadata`` in APP1 and APP13 segments (``JPEGMetadata``).
+/// Encoding with TurboJPEG: 4:2:0 chroma, baseline or progressive (``ImageEncodeTuning/jpegProgressive``),
+/// transparency flattened onto a background colour, the EXIF orientation kept in an APP1 segment, an attached ICC
+/// profile in APP2 `ICC_PROFILE` segments and the image's ``Image/metadata`` in APP1 and APP13 segments
+/// (``JPEGMetadata``).
 enum JPEGEncoding {
     /// Encodes the first frame as SDWebImage does: quality × 100, shrunk to `maxPixelSize`, and with
     /// `maxFileSize` the highest quality whose output fits (else the smallest output).

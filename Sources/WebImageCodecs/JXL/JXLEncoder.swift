@@ -4,14 +4,14 @@ import WebImageCore
 
 /// Encodes stills and animations with libjxl's encoder.
 ///
-/// Lossless (`lossless`) is modular mode on the original samples and pixel-exact; lossy maps `quality` 0…1 onto
-/// a Butteraugli distance with cjxl's formula (quality × 100 = q: distance 0.1 + (100 − q) × 0.09 from q 30 up,
-/// 6.4 + 2.5^((30 − q) / 5) / 6.25 below, at most 25), so quality 1 is distance 0.1, visually lossless.
+/// Lossless (`lossless`) is modular mode on the original samples and pixel-exact; lossy maps `quality` 0…1 onto a
+/// Butteraugli distance with cjxl's formula (quality × 100 = q: distance 0.1 + (100 − q) × 0.09 from q 30 up, 6.4 +
+/// 2.5^((30 − q) / 5) / 6.25 below, at most 25), so quality 1 is distance 0.1, visually lossless.
 /// ``ImageEncodeOptions/effort`` picks libjxl's effort: ``ImageEncodeEffort/fastest`` effort 1 (lossless:
 /// "lightning"; lossy runs libjxl's fastest VarDCT path), ``ImageEncodeEffort/balanced`` (the default) effort 7,
-/// libjxl's own default; ``ImageEncodeTuning/jxlEffort`` replaces both. 8-bit rasters are written as 8-bit samples, 16-bit ones as 16-bit; alpha is written
-/// only when some pixel is not opaque; the orientation goes into the header; an animation gets millisecond
-/// ticks and the loop count.
+/// libjxl's own default; ``ImageEncodeTuning/jxlEffort`` replaces both. 8-bit rasters are written as 8-bit samples,
+/// 16-bit ones as 16-bit; alpha is written only when some pixel is not opaque; the orientation goes into the
+/// header; an animation gets millisecond ticks and the loop count.
 enum JXLEncoder {
     static func encode(_ frames: [ImageFrame], orientation: ImageOrientation, loopCount: Int,
                        iccProfile: [UInt8]?, metadata: ImageMetadata? = nil, options: ImageEncodeOptions) throws -> Data {

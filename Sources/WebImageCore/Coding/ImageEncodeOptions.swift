@@ -26,13 +26,14 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// `ImageCache.storeImage` encoding an image that came without bytes (always fastest: it takes no
     /// options). Set it in the context's encode options to choose for the manager's stores.
     public var effort: ImageEncodeEffort?
-    /// Per-format settings (progressive JPEG, WebP method and preset, AVIF speed, JPEG XL effort) that replace
-    /// the effort's for their format. Default: none set.
+    /// Per-format settings (progressive JPEG, interlaced or palette PNG, WebP method and preset, AVIF speed,
+    /// JPEG XL effort) that replace the effort's for their format. Default: none set.
     public var tuning: ImageEncodeTuning
 
     public init(quality: Double = 1, lossless: Bool = false, backgroundColor: RGBAColor? = nil,
                 maxPixelSize: PixelSize? = nil, maxFileSize: Int? = nil, firstFrameOnly: Bool = false,
-                loopCount: Int? = nil, effort: ImageEncodeEffort? = nil, tuning: ImageEncodeTuning = ImageEncodeTuning()) {
+                loopCount: Int? = nil, effort: ImageEncodeEffort? = nil,
+                tuning: ImageEncodeTuning = ImageEncodeTuning()) {
         self.quality = min(1, max(0, quality.isFinite ? quality : 1))
         self.lossless = lossless
         self.backgroundColor = backgroundColor

@@ -1,6 +1,7 @@
 /// Per-format encoder settings beyond ``ImageEncodeOptions/effort`` (imgproxy's `IMGPROXY_JPEG_PROGRESSIVE`,
-/// `IMGPROXY_PNG_INTERLACED`, `IMGPROXY_PNG_QUANTIZE` with `_QUANTIZATION_COLORS`, `IMGPROXY_WEBP_EFFORT`, `IMGPROXY_WEBP_PRESET`, `IMGPROXY_AVIF_SPEED`, `IMGPROXY_JXL_EFFORT`): each one set
-/// replaces what the effort picks for its format, and the other formats ignore it.
+/// `IMGPROXY_PNG_INTERLACED`, `IMGPROXY_PNG_QUANTIZE` with `_QUANTIZATION_COLORS`, `IMGPROXY_WEBP_EFFORT`,
+/// `IMGPROXY_WEBP_PRESET`, `IMGPROXY_AVIF_SPEED`, `IMGPROXY_JXL_EFFORT`): each one set replaces what the effort
+/// picks for its format, and the other formats ignore it.
 ///
 /// ```swift
 /// var options = ImageEncodeOptions(quality: 0.8)

@@ -42,8 +42,9 @@ struct EncodingDefaults: Sendable, Hashable {
         "d\(quality)" + byFormat.map { ",\($0.key.rawValue)=\($0.value)" }.sorted().joined()
     }
 
-    /// The encoder settings after `;` (`p` progressive JPEG, `i` interlaced PNG, `q` its palette size, `w` WebP method, `wp` its preset, `a` AVIF speed,
-    /// `x` JPEG XL effort), for every URL: a restart with other settings makes new results.
+    /// The encoder settings after `;` (`p` progressive JPEG, `i` interlaced PNG, `q` its palette size, `w` WebP
+    /// method, `wp` its preset, `a` AVIF speed, `x` JPEG XL effort), for every URL: a restart with other settings
+    /// makes new results.
     var tuningKeyComponent: String {
         let settings = [tuning.jpegProgressive ? "p" : nil, tuning.pngInterlaced ? "i" : nil,
                         tuning.pngQuantizeColors.map { "q\($0)" }, tuning.webpMethod.map { "w\($0)" },

@@ -23,11 +23,12 @@ extension ImageProxyConfiguration {
         /// Quality by output format when the URL gives none (imgproxy's `IMGPROXY_FORMAT_QUALITY`). Default
         /// imgproxy's: WebP 79, AVIF 63, JPEG XL 77.
         public var formatQuality: [ImageFormat: Int]
-        /// The encoders' settings for every result (imgproxy's `IMGPROXY_JPEG_PROGRESSIVE`, `IMGPROXY_WEBP_EFFORT`,
-        /// `IMGPROXY_WEBP_PRESET`, `IMGPROXY_AVIF_SPEED` and `IMGPROXY_JXL_EFFORT`). Default imgproxy's but for
-        /// AVIF: baseline JPEG, WebP method 4 with libwebp's default preset, JPEG XL effort 4, and AVIF speed 10
-        /// (imgproxy's is 8): the service answers AVIF to every client that lists it, and speed 10 costs a
-        /// fraction of 8's CPU for somewhat larger files.
+        /// The encoders' settings for every result (imgproxy's `IMGPROXY_JPEG_PROGRESSIVE`,
+        /// `IMGPROXY_PNG_INTERLACED`, `IMGPROXY_WEBP_EFFORT`, `IMGPROXY_WEBP_PRESET`, `IMGPROXY_AVIF_SPEED` and
+        /// `IMGPROXY_JXL_EFFORT`; the palette size comes from ``pngQuantizes``). Default imgproxy's but for AVIF:
+        /// baseline JPEG, non-interlaced PNG, WebP method 4 with libwebp's default preset, JPEG XL effort 4, and
+        /// AVIF speed 10 (imgproxy's is 8): the service answers AVIF to every client that lists it, and speed 10
+        /// costs a fraction of 8's CPU for somewhat larger files.
         public var encoderTuning = ImageEncodeTuning(webpMethod: 4, avifSpeed: 10, jxlEffort: 4)
         /// Write PNG results with a palette of at most ``pngQuantizationColors`` colours (imgproxy's
         /// `IMGPROXY_PNG_QUANTIZE`); it sets ``encoderTuning``'s palette size. Default false.

@@ -42,7 +42,8 @@ extension ProxyResponse {
                 escaped.append(byte)
             }
         }
-        return "\(job.options.returnAttachment ? "attachment" : "inline"); filename=\"\(String(decoding: escaped, as: UTF8.self))\""
+        let disposition = job.options.returnAttachment ? "attachment" : "inline"
+        return "\(disposition); filename=\"\(String(decoding: escaped, as: UTF8.self))\""
     }
 
     /// The source's file name without its extension (Foundation's `deletingPathExtension`: a leading dot is
@@ -51,7 +52,9 @@ extension ProxyResponse {
         let last = source.lastPathComponent
         guard last != "/", !last.isEmpty else { return nil }
         let bytes = last.utf8
-        guard last != "..", let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot != bytes.startIndex else { return last }
+        guard last != "..", let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot != bytes.startIndex else {
+            return last
+        }
         return String(last[..<dot])
     }
 
