@@ -54,6 +54,7 @@ import WebImageServer
                          "IMGPROXY_AVIF_SPEED", "IMGPROXY_JXL_EFFORT"]
         let source = origin.url("/a.png").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         var frames: [Bool: UInt8] = [:], interlace: [Bool: UInt8] = [:], colorType: [Bool: UInt8] = [:]
+        var depth: [Bool: UInt8] = [:]
         for on in [false, true] {
             let serve = try await ServeProcess.start([], environment: Dictionary(uniqueKeysWithValues: zip(variables, [
                 on ? "true" : "false", on ? "true" : "false", on ? "true" : "false", "16", "6", "photo", "9", "3"])))
@@ -64,7 +65,7 @@ import WebImageServer
                 if format == "jpg" {
                     frames[on] = JPEGFrames.startOfFrame(in: [UInt8](body))
                 } else {
-                    (interlace[on], colorType[on]) = (body[28], body[25])
+                    (interlace[on], colorType[on], depth[on]) = (body[28], body[25], body[24])
                 }
             }
             #expect(serve.stop() == 0)
@@ -75,6 +76,7 @@ import WebImageServer
         #expect(frames == [false: 0xC0, true: 0xC2])
         #expect(interlace == [false: 0, true: 1])
         #expect(colorType == [false: 6, true: 3], "truecolour with alpha (the source has it), then a palette")
+        #expect(depth == [false: 8, true: 4], "16 colours: 4-bit indices")
         try await origin.shutdown()
     }
 

@@ -56,7 +56,8 @@ struct EncodeTuningTests {
         })
         let png = try CodersManager.shared.encode(image, as: .png, options: ImageEncodeOptions(
             tuning: ImageEncodeTuning(pngInterlaced: interlaced, pngQuantizeColors: 16)))
-        #expect(png[25] == 3 && png[28] == (interlaced ? 1 : 0), "IHDR: palette colour type, interlace")
+        #expect(png[24] == 2 && png[25] == 3 && png[28] == (interlaced ? 1 : 0),
+                "IHDR: 2-bit indices for 4 colours, palette colour type, interlace")
         #expect(PNGChunks.types(in: png).prefix(3) == ["IHDR", "PLTE", "tRNS"])
         #expect(try CodersManager.shared.decode(png, options: ImageDecodeOptions()).pixels == image.pixels)
     }
@@ -80,9 +81,10 @@ struct EncodeTuningTests {
             distinct.insert(UInt32(pixels[start]) << 24 | UInt32(pixels[start + 1]) << 16
                             | UInt32(pixels[start + 2]) << 8 | UInt32(pixels[start + 3]))
         }
-        #expect(png[25] == 3 && distinct.count <= 8 && distinct.count > 1)
+        #expect(png[24] == 4 && png[25] == 3 && distinct.count <= 8 && distinct.count > 1)
         #expect(ImageEncodeTuning(pngQuantizeColors: 1000).pngQuantizeColors == 256)
         #expect(ImageEncodeTuning(pngQuantizeColors: 1).pngQuantizeColors == 2)
+        #expect([2, 3, 4, 5, 16, 17, 256].map { ImageEncodeTuning.pngPaletteBitDepth(colors: $0) } == [1, 2, 2, 4, 4, 8, 8])
     }
 
     /// Each tuned number gives the bytes of the effort that uses it; the other formats' settings change nothing.

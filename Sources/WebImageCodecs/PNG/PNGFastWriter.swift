@@ -13,19 +13,16 @@ enum PNGFastWriter {
     /// A PNG stream of an RGBA8 raster: RGBA when `alpha`, else RGB (alpha dropped); Adam7-interlaced when
     /// `interlaced`, deflated at libdeflate's `level` (1 fastest, 12 smallest).
     static func write(_ pixels: PixelBuffer, alpha: Bool, interlaced: Bool = false, level: Int32 = 1) throws -> [UInt8] {
-        let filtered = pixels.withUnsafeBytes { raster in
-            filterPasses(Raster(bytes: raster, width: pixels.width, height: pixels.height, stride: 4),
-                         channels: alpha ? 4 : 3, filter: .sub, interlaced: interlaced)
-        }
+        let filtered = passes(interlaced: interlaced).flatMap { filterRows(pixels, channels: alpha ? 4 : 3, pass: $0) }
         // 8-bit samples, truecolour (6 with alpha, 2 without).
-        return try stream(width: pixels.width, height: pixels.height, colorType: alpha ? 6 : 2, interlaced: interlaced,
-                          chunks: [], data: filtered, level: level)
+        return try stream(width: pixels.width, height: pixels.height, bitDepth: 8, colorType: alpha ? 6 : 2,
+                          interlaced: interlaced, chunks: [], data: filtered, level: level)
     }
 
-    /// A PNG stream: IHDR (8-bit samples of `colorType`, Adam7 or no interlace), `chunks` (type and body) in
-    /// order, one IDAT of `data` (filtered rows, every pass) deflated at `level`, IEND.
-    static func stream(width: Int, height: Int, colorType: UInt8, interlaced: Bool, chunks: [(UInt32, [UInt8])],
-                       data filtered: [UInt8], level: Int32) throws -> [UInt8] {
+    /// A PNG stream: IHDR (`bitDepth`-bit samples of `colorType`, Adam7 or no interlace), `chunks` (type and
+    /// body) in order, one IDAT of `data` (filtered rows, every pass) deflated at `level`, IEND.
+    static func stream(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, interlaced: Bool,
+                       chunks: [(UInt32, [UInt8])], data filtered: [UInt8], level: Int32) throws -> [UInt8] {
         guard let compressor = libdeflate_alloc_compressor(level) else {
             throw WebImageError.encodingFailed(format: .png, reason: "out of memory for the deflate compressor")
         }
@@ -39,7 +36,7 @@ enum PNGFastWriter {
         header.appendBigEndian(UInt32(width))
         header.appendBigEndian(UInt32(height))
         // Deflate, adaptive filtering (the per-row filter byte).
-        header.append(contentsOf: [8, colorType, 0, 0, interlaced ? 1 : 0])
+        header.append(contentsOf: [bitDepth, colorType, 0, 0, interlaced ? 1 : 0])
         appendChunk(PNGChunkType.IHDR, to: &png, body: header)
         for (type, body) in chunks { appendChunk(type, to: &png, body: body) }
 
@@ -65,18 +62,6 @@ enum PNGFastWriter {
         return png
     }
 
-    /// Pixels of `stride` bytes, rows packed: RGBA8 (4), whose first three or four bytes a pixel are written, or
-    /// one byte a pixel (1).
-    struct Raster {
-        var bytes: UnsafeRawBufferPointer
-        var width, height, stride: Int
-    }
-
-    /// PNG's row filters this writer uses: None (palette indices, whose differences mean nothing) and Sub.
-    enum RowFilter: UInt8 {
-        case none = 0, sub = 1
-    }
-
     /// The pixels a pass holds: every `dx`-th of every `dy`-th row, from (`x`, `y`).
     struct Pass {
         var x, y, dx, dy: Int
@@ -88,47 +73,42 @@ enum PNGFastWriter {
                               Pass(x: 0, y: 2, dx: 2, dy: 4), Pass(x: 1, y: 0, dx: 2, dy: 2),
                               Pass(x: 0, y: 1, dx: 1, dy: 2)]
 
-    /// The filtered rows of every pass (one pass, the whole image, unless `interlaced`).
-    static func filterPasses(_ raster: Raster, channels: Int, filter: RowFilter, interlaced: Bool) -> [UInt8] {
-        (interlaced ? adam7Passes : [Pass(x: 0, y: 0, dx: 1, dy: 1)]).flatMap {
-            filterRows(raster, channels: channels, filter: filter, pass: $0)
-        }
+    /// The passes of an interlaced image (Adam7's seven), or the one pass of the whole image.
+    static func passes(interlaced: Bool) -> [Pass] {
+        interlaced ? adam7Passes : [Pass(x: 0, y: 0, dx: 1, dy: 1)]
     }
 
-    /// Each row of `pass` as its filter byte then, per byte, the byte itself (None) or its difference from the
-    /// byte one pixel to the left (Sub); nothing for a pass with no pixels (an image narrower or shorter than
-    /// its start). RGBA rasters always take Sub.
-    private static func filterRows(_ raster: Raster, channels: Int, filter: RowFilter, pass: Pass) -> [UInt8] {
-        let width = raster.width > pass.x ? (raster.width - pass.x + pass.dx - 1) / pass.dx : 0
-        let height = raster.height > pass.y ? (raster.height - pass.y + pass.dy - 1) / pass.dy : 0
+    /// How many columns and rows of an image of `width` × `height` a pass holds (zero for an image narrower or
+    /// shorter than its start).
+    static func size(of pass: Pass, width: Int, height: Int) -> (width: Int, height: Int) {
+        (width > pass.x ? (width - pass.x + pass.dx - 1) / pass.dx : 0,
+         height > pass.y ? (height - pass.y + pass.dy - 1) / pass.dy : 0)
+    }
+
+    /// Each row of `pass` as a Sub-filter byte then, per byte, its difference from the byte one pixel to the
+    /// left; nothing for a pass with no pixels.
+    private static func filterRows(_ pixels: PixelBuffer, channels: Int, pass: Pass) -> [UInt8] {
+        let (width, height) = size(of: pass, width: pixels.width, height: pixels.height)
         guard width > 0, height > 0 else { return [] }
-        let rowLength = 1 + width * channels, source = raster.bytes
+        let rowLength = 1 + width * channels
         return [UInt8](unsafeUninitializedCapacity: rowLength * height) { out, initialized in
-            for y in 0..<height {
-                let row = (pass.y + y * pass.dy) * raster.width * raster.stride
-                var at = y * rowLength
-                out[at] = (channels > 1 ? RowFilter.sub : filter).rawValue
-                at += 1
-                guard channels > 1 else {
-                    // One byte a pixel (palette indices): as they are, or each less the one to its left.
-                    var left: UInt8 = 0
+            pixels.withUnsafeBytes { source in
+                for y in 0..<height {
+                    let row = (pass.y + y * pass.dy) * pixels.width * 4
+                    var at = y * rowLength
+                    out[at] = 1
+                    at += 1
+                    var left: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
                     for x in 0..<width {
-                        let value = source[row + (pass.x + x * pass.dx) * raster.stride]
-                        out[at + x] = filter == .sub ? value &- left : value
-                        left = value
+                        let i = row + (pass.x + x * pass.dx) * 4
+                        let pixel = (source[i], source[i + 1], source[i + 2], source[i + 3])
+                        out[at] = pixel.0 &- left.0
+                        out[at + 1] = pixel.1 &- left.1
+                        out[at + 2] = pixel.2 &- left.2
+                        if channels == 4 { out[at + 3] = pixel.3 &- left.3 }
+                        at += channels
+                        left = pixel
                     }
-                    continue
-                }
-                var left: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
-                for x in 0..<width {
-                    let i = row + (pass.x + x * pass.dx) * 4
-                    let pixel = (source[i], source[i + 1], source[i + 2], source[i + 3])
-                    out[at] = pixel.0 &- left.0
-                    out[at + 1] = pixel.1 &- left.1
-                    out[at + 2] = pixel.2 &- left.2
-                    if channels == 4 { out[at + 3] = pixel.3 &- left.3 }
-                    at += channels
-                    left = pixel
                 }
             }
             initialized = rowLength * height

@@ -1,10 +1,10 @@
 import CImageQuant
 import WebImageCore
 
-/// Palette PNGs (colour type 3, 8-bit indices) for ``ImageEncodeTuning/pngQuantizeColors``: libimagequant picks at
-/// most that many colours and remaps the image with its Floyd–Steinberg dithering (pngquant's, and libvips' for
-/// imgproxy), alpha included: entries with alpha go into `tRNS`. Rows are unfiltered, as PNG advises for
-/// palette images.
+/// Palette PNGs (colour type 3) for ``ImageEncodeTuning/pngQuantizeColors``: libimagequant picks at most that
+/// many colours and remaps the image with its Floyd–Steinberg dithering (pngquant's, and libvips' for imgproxy),
+/// alpha included: entries with alpha go into `tRNS`. Indices take the fewest bits the palette needs (1, 2, 4
+/// or 8, as libvips writes them); rows are unfiltered, as PNG advises for palette images.
 enum PNGPaletteWriter {
     /// A palette PNG of an RGBA8 raster with at most `colors` (2…256) entries.
     static func write(_ pixels: PixelBuffer, colors: Int, interlaced: Bool, level: Int32) throws -> [UInt8] {
@@ -39,13 +39,31 @@ enum PNGPaletteWriter {
             if let last = entries.lastIndex(where: { $0.a < 255 }) {
                 chunks.append((PNGChunkType.tRNS, entries[...last].map(\.a)))
             }
-            let filtered = indices.withUnsafeBytes {
-                PNGFastWriter.filterPasses(PNGFastWriter.Raster(bytes: $0, width: width, height: height, stride: 1),
-                                           channels: 1, filter: .none, interlaced: interlaced)
+            let depth = ImageEncodeTuning.pngPaletteBitDepth(colors: entries.count)
+            let rows = PNGFastWriter.passes(interlaced: interlaced).flatMap {
+                packedRows(indices, width: width, height: height, depth: depth, pass: $0)
             }
-            return try PNGFastWriter.stream(width: width, height: height, colorType: 3, interlaced: interlaced,
-                                            chunks: chunks, data: filtered, level: level)
+            return try PNGFastWriter.stream(width: width, height: height, bitDepth: UInt8(depth), colorType: 3,
+                                            interlaced: interlaced, chunks: chunks, data: rows, level: level)
         }
+    }
+
+    /// Each row of `pass` as filter byte None, then its indices packed `depth` bits each, leftmost pixel in the
+    /// highest bits, the last byte padded with zeros.
+    private static func packedRows(_ indices: [UInt8], width: Int, height: Int, depth: Int,
+                                   pass: PNGFastWriter.Pass) -> [UInt8] {
+        let size = PNGFastWriter.size(of: pass, width: width, height: height)
+        guard size.width > 0, size.height > 0 else { return [] }
+        let rowLength = 1 + (size.width * depth + 7) / 8, perByte = 8 / depth
+        var out = [UInt8](repeating: 0, count: rowLength * size.height)
+        for y in 0..<size.height {
+            let source = (pass.y + y * pass.dy) * width, row = y * rowLength + 1
+            for x in 0..<size.width {
+                let index = indices[source + pass.x + x * pass.dx]
+                out[row + x / perByte] |= index << UInt8(8 - depth * (x % perByte + 1))
+            }
+        }
+        return out
     }
 
     private static func failure(_ reason: String) -> WebImageError {

@@ -30,6 +30,11 @@ public struct ImageEncodeTuning: Sendable, Hashable {
     /// ``ImageEncodeEffort/fastest``).
     public var jxlEffort: Int?
 
+    /// The fewest bits a palette index of `colors` entries takes: 1, 2, 4 or 8 (PNG's palette bit depths).
+    public static func pngPaletteBitDepth(colors: Int) -> Int {
+        colors > 16 ? 8 : colors > 4 ? 4 : colors > 2 ? 2 : 1
+    }
+
     /// libwebp's presets (`cwebp -preset`).
     public enum WebPPreset: String, Sendable, Hashable, CaseIterable {
         case `default`, picture, photo, drawing, icon, text

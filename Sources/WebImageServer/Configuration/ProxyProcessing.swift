@@ -33,7 +33,9 @@ extension ImageProxyConfiguration {
         /// Write PNG results with a palette of at most ``pngQuantizationColors`` colours (imgproxy's
         /// `IMGPROXY_PNG_QUANTIZE`); it sets ``encoderTuning``'s palette size. Default false.
         public var pngQuantizes = false
-        /// The most colours such a palette holds, 2–256 (imgproxy's `IMGPROXY_PNG_QUANTIZATION_COLORS`). Default 256.
+        /// How many colours such a palette may hold, 2–256 (imgproxy's `IMGPROXY_PNG_QUANTIZATION_COLORS`), read as
+        /// imgproxy does: it picks the palette's bit depth, so the palette holds up to 2, 4, 16 or 256 colours.
+        /// Default 256.
         public var pngQuantizationColors = 256
         /// Convert results to sRGB and drop the colour profile unless the URL says `strip_color_profile:false`
         /// (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE`). Default true.
@@ -85,7 +87,9 @@ extension ImageProxyConfiguration {
         /// The qualities a result gets when its URL gives none, and the encoders' settings.
         var encodingDefaults: EncodingDefaults {
             var tuning = encoderTuning
-            if pngQuantizes { tuning.pngQuantizeColors = min(256, max(2, pngQuantizationColors)) }
+            if pngQuantizes {
+                tuning.pngQuantizeColors = 1 << ImageEncodeTuning.pngPaletteBitDepth(colors: pngQuantizationColors)
+            }
             return EncodingDefaults(quality: defaultQuality, byFormat: formatQuality, tuning: tuning)
         }
 

@@ -16,7 +16,8 @@ extension ServeOptions {
                     + "lossy). Default off.",
                 field: "configuration.processing.pngQuantizes", \.configuration.processing.pngQuantizes),
         .number("png-quantization-colors", ["WEBIMAGE_PNG_QUANTIZATION_COLORS", "IMGPROXY_PNG_QUANTIZATION_COLORS"],
-                "The most colours a --png-quantize palette holds (2-256).",
+                "How many colours a --png-quantize palette may hold (2-256), read as imgproxy does: up to 2, 4, 16 "
+                    + "or 256, the palette's bit depth.",
                 field: "configuration.processing.pngQuantizationColors", \.configuration.processing.pngQuantizationColors,
                 minimum: 2, maximum: 256),
         level("webp-effort", ["WEBIMAGE_WEBP_EFFORT", "IMGPROXY_WEBP_EFFORT"],
