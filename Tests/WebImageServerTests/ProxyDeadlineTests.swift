@@ -57,9 +57,12 @@ import WebImage
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(statuses == [503, 503, 503])
+            let answered = ContinuousClock.now
             #expect(await eventually { harness.proxy.limiter.load == (0, 0) })
             #expect(harness.proxy.statistics.snapshot.encodes == 0)
-            #expect(try await harness.get(harness.signedPath("w:20", source: "/small.jpg")).status == 200)
+            let cheap = try await harness.get(harness.signedPath("w:20", source: "/small.jpg"))
+            // Said on failure: it failed once in a loaded whole-suite run (the test took 68 s there, 4 s alone).
+            #expect(cheap.status == 200, "\(cheap.status) \(cheap.text.prefix(200)), \(ContinuousClock.now - answered) after the burst's answers")
         }
     }
 
