@@ -32,12 +32,17 @@ func makeCache(_ directory: URL, coders: CodersManager = .shared) -> ImageCache 
                configuration: ImageCache.Configuration(expirationInterval: nil), coders: coders)
 }
 
-/// Runs `body` with a fresh harness (its downloader and cache decoding with `coders`), tearing everything down (and
-/// deleting the directory) afterwards.
-func withHarness(coders: CodersManager = .shared, _ body: (ManagerHarness) async throws -> Void) async throws {
+/// Runs `body` with a fresh harness (its downloader and cache decoding with `coders`, the downloader logging to
+/// `downloaderLogs` when given), tearing everything down (and deleting the directory) afterwards.
+func withHarness(coders: CodersManager = .shared, downloaderLogs: LogStore? = nil,
+                 _ body: (ManagerHarness) async throws -> Void) async throws {
     let server = try await TestHTTPServer.start()
     // Hung responses must wait for the test's cancel: the default 15 s timeout fired first on a loaded machine.
-    let downloader = ImageDownloader(configuration: .init(downloadTimeout: .seconds(300)), coders: coders)
+    var configuration = ImageDownloader.Configuration(downloadTimeout: .seconds(300))
+    if let downloaderLogs {
+        configuration.instrumentation = Instrumentation(logger: downloaderLogs.logger("downloader", level: .debug))
+    }
+    let downloader = ImageDownloader(configuration: configuration, coders: coders)
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("SwiftWebImageManagerTests-\(UUID().uuidString)")
     let cache = makeCache(directory, coders: coders)
