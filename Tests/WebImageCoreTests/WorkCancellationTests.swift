@@ -1,9 +1,23 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import WebImageCore
 
 /// The cancellation token, its scope, and the resampler stopping under it.
 @Suite struct WorkCancellationTests {
+    /// A token with a deadline stops by itself at the first check past it, with nobody calling cancel(); a
+    /// deadline moved later is read at each check.
+    @Test func aDeadlineStopsTheWorkWithoutACancel() {
+        #expect(WorkCancellation(deadline: { .now - .milliseconds(1) }).shouldStop())
+        let deadline = Mutex(ContinuousClock.now + .seconds(60))
+        let token = WorkCancellation(deadline: { deadline.withLock { $0 } })
+        #expect(!token.shouldStop() && !token.isCancelled)
+        deadline.withLock { $0 = .now - .milliseconds(1) }
+        #expect(token.shouldStop() && token.isCancelled)
+        deadline.withLock { $0 = .now + .seconds(60) }
+        #expect(token.shouldStop(), "once stopped, it stays stopped")
+    }
+
     @Test func aCancelledTokenStopsAndCountsItsChecks() {
         let token = WorkCancellation()
         #expect(!token.shouldStop())

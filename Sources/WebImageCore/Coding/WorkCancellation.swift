@@ -7,7 +7,7 @@ import Synchronization
 /// ``ImageEncodeOptions``: those are values that are compared, hashed and recorded on every decoded image,
 /// and the resampler and filters take no options at all. ``run(_:)`` binds the token to the current thread
 /// (a task-local value, kept per thread outside tasks) and each stage reads ``current`` once, then polls
-/// ``shouldStop()`` (two relaxed atomic operations) between rows, bands, tiles or frames; the C libraries
+/// ``shouldStop()`` (two relaxed atomic operations, and a clock read with a deadline) between rows, bands, tiles or frames; the C libraries
 /// poll it through their own hooks (libjpeg's progress monitor, libwebp's progress hook).
 ///
 /// A stage that can throw stops with ``WebImageError/cancelled`` (2002). A loop that cannot (the resampler,
@@ -26,12 +26,16 @@ public final class WorkCancellation: Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let checks = Atomic<Int>(0)
     private let checkLimit: Int
+    private let deadline: (@Sendable () -> ContinuousClock.Instant)?
 
     /// A token that stops work when ``cancel()`` is called, or by itself at its `checkLimit`-th check: a bound
     /// on work that needs no clock (tests and fuzzing use it to stop a decode at a chosen point). Default nil:
-    /// no limit.
-    public init(checkLimit: Int? = nil) {
+    /// no limit. With `deadline`, it also stops by itself at the first check made once the instant `deadline`
+    /// gives (read at each check, so it may move later) has passed: the work stops on time even when whoever
+    /// would call ``cancel()`` at the deadline runs late (a timer task on a busy cooperative pool).
+    public init(checkLimit: Int? = nil, deadline: (@Sendable () -> ContinuousClock.Instant)? = nil) {
         self.checkLimit = checkLimit ?? .max
+        self.deadline = deadline
     }
 
     /// Asks the work under this token to stop. Safe from any thread, any number of times.
@@ -49,6 +53,7 @@ public final class WorkCancellation: Sendable {
     @inline(__always)
     public func shouldStop() -> Bool {
         if checks.wrappingAdd(1, ordering: .relaxed).newValue >= checkLimit { cancel() }
+        if let deadline, !isCancelled, ContinuousClock.now >= deadline() { cancel() }
         return isCancelled
     }
 

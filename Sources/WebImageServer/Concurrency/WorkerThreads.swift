@@ -25,7 +25,10 @@ package final class WorkerThreads: Sendable {
     func run<Value: Sendable>(until deadline: WorkDeadline, timeout: ProxyError,
                               _ body: @escaping @Sendable () throws(ProxyError) -> Value,
                               onEnd: @escaping @Sendable () -> Void) async throws(ProxyError) -> Value {
-        let cancellation = WorkCancellation()
+        // The token also reads the deadline itself: the timer below runs on the cooperative pool, which other
+        // work can hold past the deadline, and the body must stop on time regardless.
+        let cancellation = Self.cancelsWorkPastLimit.load(ordering: .relaxed)
+            ? WorkCancellation(deadline: { deadline.current }) : WorkCancellation()
         // The request's trace follows its work onto the thread, so the stages there are noted on it.
         let trace = RequestTrace.current
         let result = await withTaskCancellationHandler {
