@@ -30,7 +30,8 @@ enum PNGFastWriter {
         let bound = libdeflate_zlib_compress_bound(compressor, filtered.count)
 
         var png = [UInt8]()
-        png.reserveCapacity(PNGSignature.bytes.count + 25 + chunks.reduce(0) { $0 + 12 + $1.1.count } + 12 + bound + 12)
+        let chunkBytes = chunks.reduce(0) { $0 + 12 + $1.1.count }
+        png.reserveCapacity(PNGSignature.bytes.count + 25 + chunkBytes + 12 + bound + 12)
         png.append(contentsOf: PNGSignature.bytes)
         var header: [UInt8] = []
         header.appendBigEndian(UInt32(width))

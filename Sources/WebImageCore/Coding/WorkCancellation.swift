@@ -7,8 +7,9 @@ import Synchronization
 /// ``ImageEncodeOptions``: those are values that are compared, hashed and recorded on every decoded image,
 /// and the resampler and filters take no options at all. ``run(_:)`` binds the token to the current thread
 /// (a task-local value, kept per thread outside tasks) and each stage reads ``current`` once, then polls
-/// ``shouldStop()`` (two relaxed atomic operations, and a clock read with a deadline) between rows, bands, tiles or frames; the C libraries
-/// poll it through their own hooks (libjpeg's progress monitor, libwebp's progress hook).
+/// ``shouldStop()`` (two relaxed atomic operations, and a clock read with a deadline) between rows, bands,
+/// tiles or frames; the C libraries poll it through their own hooks (libjpeg's progress monitor, libwebp's
+/// progress hook).
 ///
 /// A stage that can throw stops with ``WebImageError/cancelled`` (2002). A loop that cannot (the resampler,
 /// a blur) stops early and leaves its output unfinished: ``run(_:)`` and ``checking(_:)`` then throw

@@ -31,13 +31,12 @@ extension ProxyResponse {
     /// control characters, `%` and non-ASCII bytes are percent-encoded, so no name can break the header.
     static func contentDisposition(_ job: ProxyJob, format: ImageFormat) -> String {
         let name = job.options.filename ?? sourceStem(job.source) ?? "image"
-        let hex = Array("0123456789ABCDEF".utf8)
         var escaped: [UInt8] = []
         escaped.reserveCapacity(name.utf8.count + 8)
         for byte in (name + "." + (format.fileExtension ?? "bin")).utf8 {
             if byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "%")
                 || byte == UInt8(ascii: "\\") {
-                escaped += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                escaped += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
             } else {
                 escaped.append(byte)
             }
@@ -45,6 +44,8 @@ extension ProxyResponse {
         let disposition = job.options.returnAttachment ? "attachment" : "inline"
         return "\(disposition); filename=\"\(String(decoding: escaped, as: UTF8.self))\""
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// The source's file name without its extension (Foundation's `deletingPathExtension`: a leading dot is
     /// part of the name), or nil when it has none.

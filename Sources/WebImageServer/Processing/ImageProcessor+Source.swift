@@ -91,12 +91,12 @@ extension ImageProcessor {
         options.coderOptions[EmbeddedThumbnail.self] = thumbnail
         if let vectorRaster {
             options.thumbnailPixelSize = vectorRaster
-        } else if scale < 0.95, let exactSize {
-            options.thumbnailPixelSize = exactSize
-            options.preserveAspectRatio = false
         } else if scale < 0.95 {
-            options.thumbnailPixelSize = PixelSize(width: max(1, Int((Double(stored.width) * scale).rounded(.up))),
-                                                   height: max(1, Int((Double(stored.height) * scale).rounded(.up))))
+            // The plan's exact size is stretched to (its aspect is already in it); else each side rounded up.
+            options.thumbnailPixelSize = exactSize
+                ?? PixelSize(width: max(1, Int((Double(stored.width) * scale).rounded(.up))),
+                             height: max(1, Int((Double(stored.height) * scale).rounded(.up))))
+            options.preserveAspectRatio = exactSize == nil
         }
         if header.format == .pdf, let pdf = vectors.pdf, let vectorRaster {
             let pixels = try pdf.render(data, size: vectorRaster)

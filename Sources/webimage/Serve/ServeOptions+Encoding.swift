@@ -1,7 +1,8 @@
 import WebImage
 
 extension ServeOptions {
-    /// The encoders' settings for every result, under imgproxy's names (its ranges and defaults).
+    /// The encoders' settings for every result, under imgproxy's names (its ranges and defaults). The service's
+    /// configuration sets every number (`webpMethod`, `avifSpeed`, `jxlEffort`), so their options write through it.
     static let encoding: [ServeOption] = [
         .toggle("jpeg-progressive", ["WEBIMAGE_JPEG_PROGRESSIVE", "IMGPROXY_JPEG_PROGRESSIVE"],
                 "Write JPEG results progressive (they arrive blurred, then sharpen). Default off: baseline.",
@@ -20,36 +21,27 @@ extension ServeOptions {
                     + "or 256, the palette's bit depth.",
                 field: "configuration.processing.pngQuantizationColors", \.configuration.processing.pngQuantizationColors,
                 minimum: 2, maximum: 256),
-        level("webp-effort", ["WEBIMAGE_WEBP_EFFORT", "IMGPROXY_WEBP_EFFORT"],
-              "libwebp's method for WebP results, 1 (fastest) to 6 (smallest).", range: 1...6,
-              field: "configuration.processing.encoderTuning.webpMethod", \.webpMethod),
+        .number("webp-effort", ["WEBIMAGE_WEBP_EFFORT", "IMGPROXY_WEBP_EFFORT"],
+                "libwebp's method for WebP results, 1 (fastest) to 6 (smallest).",
+                field: "configuration.processing.encoderTuning.webpMethod",
+                \.configuration.processing.encoderTuning.webpMethod!, maximum: 6),
         ServeOption(name: "webp-preset", variables: ["WEBIMAGE_WEBP_PRESET", "IMGPROXY_WEBP_PRESET"],
-                    kind: .value("PRESET"),
-                    help: "libwebp's preset for WebP results: "
-                        + ImageEncodeTuning.WebPPreset.allCases.map(\.rawValue).joined(separator: ", ") + ". Default default.",
+                    kind: .value("PRESET"), help: "libwebp's preset for WebP results: \(webpPresets). Default default.",
                     field: "configuration.processing.encoderTuning.webpPreset") { settings, given in
             guard let preset = ImageEncodeTuning.WebPPreset(rawValue: given.text.lowercased()) else {
-                throw given.failure("give one of " + ImageEncodeTuning.WebPPreset.allCases.map(\.rawValue).joined(separator: ", "))
+                throw given.failure("give one of \(webpPresets)")
             }
             settings.configuration.processing.encoderTuning.webpPreset = preset
         },
-        level("avif-speed", ["WEBIMAGE_AVIF_SPEED", "IMGPROXY_AVIF_SPEED"],
-              "libavif's speed for AVIF results, 0 (slowest, smallest) to 10 (fastest; imgproxy's default is 8).",
-              range: 0...10,
-              field: "configuration.processing.encoderTuning.avifSpeed", \.avifSpeed),
-        level("jxl-effort", ["WEBIMAGE_JXL_EFFORT", "IMGPROXY_JXL_EFFORT"],
-              "libjxl's effort for JPEG XL results, 1 (fastest) to 9 (smallest).", range: 1...9,
-              field: "configuration.processing.encoderTuning.jxlEffort", \.jxlEffort),
+        .number("avif-speed", ["WEBIMAGE_AVIF_SPEED", "IMGPROXY_AVIF_SPEED"],
+                "libavif's speed for AVIF results, 0 (slowest, smallest) to 10 (fastest; imgproxy's default is 8).",
+                field: "configuration.processing.encoderTuning.avifSpeed",
+                \.configuration.processing.encoderTuning.avifSpeed!, minimum: 0, maximum: 10),
+        .number("jxl-effort", ["WEBIMAGE_JXL_EFFORT", "IMGPROXY_JXL_EFFORT"],
+                "libjxl's effort for JPEG XL results, 1 (fastest) to 9 (smallest).",
+                field: "configuration.processing.encoderTuning.jxlEffort",
+                \.configuration.processing.encoderTuning.jxlEffort!, maximum: 9),
     ]
 
-    /// A whole number in `range` setting one of the encoder settings.
-    private static func level(_ name: String, _ variables: [String], _ help: String, range: ClosedRange<Int>,
-                              field: String, _ keyPath: WritableKeyPath<ImageEncodeTuning, Int?> & Sendable) -> ServeOption {
-        let shown = ServeSettings.defaults.configuration.processing.encoderTuning[keyPath: keyPath].map(String.init) ?? "none"
-        return ServeOption(name: name, variables: variables, kind: .value("N"), help: help + " Default \(shown).",
-                           field: field) { settings, given in
-            let level = try ServeOption.wholeNumber(given, minimum: range.lowerBound, maximum: range.upperBound)
-            settings.configuration.processing.encoderTuning[keyPath: keyPath] = level
-        }
-    }
+    private static let webpPresets = ImageEncodeTuning.WebPPreset.allCases.map(\.rawValue).joined(separator: ", ")
 }
