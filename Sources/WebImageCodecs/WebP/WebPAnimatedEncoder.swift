@@ -24,7 +24,7 @@ enum WebPAnimatedEncoder {
         defer { WebPAnimEncoderDelete(encoder) }
 
         var config = try WebPEncoding.makeConfig(quality: Float(options.quality * 100), lossless: options.lossless,
-                                                 effort: options.resolvedEffort, tuning: options.tuning)
+                                                 options: options)
         var timestamp = 0
         let cancellation = WorkCancellation.current
         for frame in frames {

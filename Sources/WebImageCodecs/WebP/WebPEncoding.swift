@@ -7,12 +7,13 @@ enum WebPEncoding {
     /// An encoder configuration: lossy at `quality` 0…100, or lossless with `quality` as the compression effort
     /// (lossless keeps the colour of fully transparent pixels too, so round trips are exact).
     ///
-    /// ``ImageEncodeEffort/fastest`` takes method 0 (no rate-distortion search: about half the time of the
-    /// default method 4 at the same quality, for a larger file) and, lossless, libwebp's lowest lossless preset
-    /// in place of the quality-as-effort (level 0: a few milliseconds where the default effort takes hundreds).
-    /// `tuning`'s WebP method and preset, when set, replace the effort's method and libwebp's default preset.
-    static func makeConfig(quality: Float, lossless: Bool, effort: ImageEncodeEffort,
-                           tuning: ImageEncodeTuning) throws -> WebPConfig {
+    /// `options` give the effort and the tuning. ``ImageEncodeEffort/fastest`` takes method 0 (no rate-distortion
+    /// search: about half the time of the default method 4 at the same quality, for a larger file) and, lossless,
+    /// libwebp's lowest lossless preset in place of the quality-as-effort (level 0: a few milliseconds where the
+    /// default effort takes hundreds). The tuning's WebP method and preset, when set, replace the effort's method
+    /// and libwebp's default preset.
+    static func makeConfig(quality: Float, lossless: Bool, options: ImageEncodeOptions) throws -> WebPConfig {
+        let effort = options.resolvedEffort, tuning = options.tuning
         var config = WebPConfig()
         guard WebPConfigInitInternal(&config, preset(tuning.webpPreset), 75, WEBP_ENCODER_ABI_VERSION) != 0 else {
             throw WebImageError.encodingFailed(format: .webp, reason: "libwebp encoder version mismatch")

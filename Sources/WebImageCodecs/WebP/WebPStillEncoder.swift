@@ -19,7 +19,6 @@ enum WebPStillEncoder {
     private static func encode(_ pixels: PixelBuffer, quality: Int, lossless: Bool,
                                options: ImageEncodeOptions) throws -> Data {
         try WebPEncoding.encode(pixels, config: WebPEncoding.makeConfig(quality: Float(quality), lossless: lossless,
-                                                                        effort: options.resolvedEffort,
-                                                                        tuning: options.tuning))
+                                                                        options: options))
     }
 }
