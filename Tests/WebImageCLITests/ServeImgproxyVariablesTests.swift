@@ -49,34 +49,47 @@ import WebImageServer
         let pixels = PixelBuffer(width: 64, height: 48) { out in for i in out.indices { out[i] = UInt8(i % 251) } }
         let png = try CodersManager.shared.encode(Image(pixels: pixels), as: .png, options: ImageEncodeOptions())
         origin.route("/a.png", TestResponse(headers: [("Content-Type", "image/png")], body: png))
-        let variables = ["IMGPROXY_JPEG_PROGRESSIVE", "IMGPROXY_PNG_INTERLACED", "IMGPROXY_PNG_QUANTIZE",
-                         "IMGPROXY_PNG_QUANTIZATION_COLORS", "IMGPROXY_WEBP_EFFORT", "IMGPROXY_WEBP_PRESET",
-                         "IMGPROXY_AVIF_SPEED", "IMGPROXY_JXL_EFFORT"]
+        let settings: [(variable: String, on: String, off: String)] = [
+            ("IMGPROXY_JPEG_PROGRESSIVE", "true", "false"), ("IMGPROXY_JPEG_NO_SUBSAMPLE", "true", "false"),
+            ("IMGPROXY_PNG_INTERLACED", "true", "false"), ("IMGPROXY_PNG_QUANTIZE", "true", "false"),
+            ("IMGPROXY_PNG_QUANTIZATION_COLORS", "16", "16"), ("IMGPROXY_WEBP_EFFORT", "6", "6"),
+            ("IMGPROXY_WEBP_PRESET", "photo", "photo"), ("IMGPROXY_WEBP_COMPRESSION", "lossless", "lossy"),
+            ("IMGPROXY_WEBP_SMART_SUBSAMPLE", "true", "false"), ("IMGPROXY_AVIF_SPEED", "9", "9"),
+            ("IMGPROXY_AVIF_SUBSAMPLE", "off", "auto"), ("IMGPROXY_JXL_EFFORT", "3", "3"),
+        ]
         let source = origin.url("/a.png").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        var frames: [Bool: UInt8] = [:], interlace: [Bool: UInt8] = [:], colorType: [Bool: UInt8] = [:]
-        var depth: [Bool: UInt8] = [:]
+        var frames: [Bool: UInt8] = [:], sampling: [Bool: UInt8] = [:], interlace: [Bool: UInt8] = [:]
+        var colorType: [Bool: UInt8] = [:], depth: [Bool: UInt8] = [:], webpChunk: [Bool: String] = [:]
+        var avifSubsampled: [Bool: Bool] = [:]
         for on in [false, true] {
-            let serve = try await ServeProcess.start([], environment: Dictionary(uniqueKeysWithValues: zip(variables, [
-                on ? "true" : "false", on ? "true" : "false", on ? "true" : "false", "16", "6", "photo", "9", "3"])))
-            for format in ["jpg", "png"] {
-                let (body, response) = try await URLSession.shared.data(from: try #require(URL(string:
+            let serve = try await ServeProcess.start([], environment: Dictionary(uniqueKeysWithValues: settings.map {
+                ($0.variable, on ? $0.on : $0.off)
+            }))
+            for format in ["jpg", "png", "webp", "avif"] {
+                let (data, response) = try await URLSession.shared.data(from: try #require(URL(string:
                     "http://127.0.0.1:\(serve.port)/_/w:32/plain/\(source)@\(format)")))
                 #expect((response as? HTTPURLResponse)?.statusCode == 200)
-                if format == "jpg" {
-                    frames[on] = JPEGFrames.startOfFrame(in: [UInt8](body))
-                } else {
-                    (interlace[on], colorType[on], depth[on]) = (body[28], body[25], body[24])
+                let body = [UInt8](data)
+                switch format {
+                case "jpg": (frames[on], sampling[on]) = (JPEGFrames.startOfFrame(in: body), JPEGFrames.lumaSampling(in: body))
+                case "png": (interlace[on], colorType[on], depth[on]) = (body[28], body[25], body[24])
+                // With alpha, lossy WebP is VP8X with ALPH and VP8 chunks; lossless is one VP8L chunk.
+                case "webp": webpChunk[on] = String(decoding: body[12..<16], as: UTF8.self)
+                default: avifSubsampled[on] = AV1Config.chromaSubsampled(in: body)
                 }
             }
             #expect(serve.stop() == 0)
-            for variable in variables {
-                #expect(!serve.stderr.contains("variable=\(variable)"), "read, not reported as ignored: \(serve.stderr)")
+            for setting in settings {
+                #expect(!serve.stderr.contains("variable=\(setting.variable)"), "read, not reported as ignored: \(serve.stderr)")
             }
         }
         #expect(frames == [false: 0xC0, true: 0xC2])
+        #expect(sampling == [false: 0x22, true: 0x11])
         #expect(interlace == [false: 0, true: 1])
         #expect(colorType == [false: 6, true: 3], "truecolour with alpha (the source has it), then a palette")
         #expect(depth == [false: 8, true: 4], "16 colours: 4-bit indices")
+        #expect(webpChunk == [false: "VP8X", true: "VP8L"])
+        #expect(avifSubsampled == [false: true, true: false])
         try await origin.shutdown()
     }
 

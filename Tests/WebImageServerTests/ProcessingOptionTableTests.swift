@@ -19,6 +19,8 @@ import WebImage
         "watermark": "0.5:soea:10:10:0.2", "strip_color_profile": "0", "keep_copyright": "0",
         "enforce_thumbnail": "1", "raw": "1", "max_src_resolution": "2.5", "max_src_file_size": "1000",
         "max_animation_frames": "10", "max_animation_frame_resolution": "1", "max_result_dimension": "500",
+        "jpeg_options": "1:1:1:0:1:0", "png_options": "1:1:16", "webp_options": "lossless:1:photo",
+        "avif_options": "off",
     ]
 
     static let quality = EncodingDefaults(quality: 80, byFormat: [.webp: 79])

@@ -6,7 +6,7 @@ import WebImageCore
 ///
 /// - Quality: libavif 0.11 has no `quality` setting, only quantizers; `quality` 0…1 becomes one fixed
 ///   quantizer for colour and alpha, `minQuantizer = maxQuantizer = round((1 − quality) × 63)` (1 → 0, the
-///   finest), on 4:2:0 chroma.
+///   finest), on 4:2:0 chroma below quality 90 and 4:4:4 above, as libvips (``ImageEncodeTuning/avifSubsampling``).
 /// - Lossless: quantizer 0, 4:4:4, the identity matrix (RGB stored as is) and full range: 8-bit images
 ///   round-trip pixel-exactly. 16-bit images are written with 12 bits (lossless) or 10 bits (lossy).
 /// - Effort: ``ImageEncodeEffort/balanced`` is speed 6 (`avifenc`'s default), ``ImageEncodeEffort/fastest``
@@ -52,12 +52,13 @@ enum AVIFEncoder {
         encoder.pointee.timescale = 1000
         let hasAlpha = frames.contains { $0.pixels.containsTransparency }
         let single = frames.count == 1
+        let subsampled = options.tuning.avifSubsampling.subsamples(atQuality: Int((quality * 100).rounded()))
         // libavif encodes a frame in one call with no progress hook: the token is polled between frames.
         let cancellation = WorkCancellation.current
         for frame in frames {
             try cancellation?.check()
             let image = try makeImage(frame.pixels, orientation: orientation, iccProfile: iccProfile,
-                                      hasAlpha: hasAlpha, lossless: options.lossless)
+                                      hasAlpha: hasAlpha, lossless: options.lossless, subsampled: subsampled)
             defer { avifImageDestroy(image) }
             if let metadata { AVIFMetadata.set(metadata, orientation: orientation, on: image) }
             let milliseconds = UInt64(max(1, (max(0, frame.duration) * 1000).rounded()))
@@ -76,9 +77,10 @@ enum AVIFEncoder {
     /// An `avifImage` holding `pixels` in YUV (or identity-matrix RGB when lossless), with the transforms
     /// that display `orientation` upright. The caller destroys it.
     private static func makeImage(_ pixels: PixelBuffer, orientation: ImageOrientation, iccProfile: Data?,
-                                  hasAlpha: Bool, lossless: Bool) throws -> UnsafeMutablePointer<avifImage> {
+                                  hasAlpha: Bool, lossless: Bool,
+                                  subsampled: Bool) throws -> UnsafeMutablePointer<avifImage> {
         let depth: UInt32 = pixels.format == .rgba16 ? (lossless ? 12 : 10) : 8
-        let yuv = lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
+        let yuv = subsampled && !lossless ? AVIF_PIXEL_FORMAT_YUV420 : AVIF_PIXEL_FORMAT_YUV444
         guard let image = avifImageCreate(UInt32(pixels.width), UInt32(pixels.height), depth, yuv) else {
             throw WebImageError.encodingFailed(format: .avif, reason: "libavif could not create an image")
         }

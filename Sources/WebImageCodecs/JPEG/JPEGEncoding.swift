@@ -2,7 +2,8 @@ import CTurboJPEG
 import Foundation
 import WebImageCore
 
-/// Encoding with TurboJPEG: 4:2:0 chroma, baseline or progressive (``ImageEncodeTuning/jpegProgressive``),
+/// Encoding with TurboJPEG: 4:2:0 chroma below quality 90 and 4:4:4 above, as libvips
+/// (``ImageEncodeTuning/jpegSubsampling``), baseline or progressive (``ImageEncodeTuning/jpegProgressive``),
 /// transparency flattened onto a background colour, the EXIF orientation kept in an APP1 segment, an attached ICC
 /// profile in APP2 `ICC_PROFILE` segments and the image's ``Image/metadata`` in APP1 and APP13 segments
 /// (``JPEGMetadata``).
@@ -15,13 +16,15 @@ enum JPEGEncoding {
         let handle = try TurboJPEGHandle(forDecoding: false)
         let quality = max(1, min(100, Int((options.quality * 100).rounded())))
         let flags = options.tuning.jpegProgressive ? TJFLAG_PROGRESSIVE : 0
+        let subsampling = options.tuning.jpegSubsampling
         var jpeg: Data
         if let maxFileSize = options.maxFileSize {
             jpeg = try QualitySearch.largestFitting(maxFileSize, requested: quality, lowest: 1) {
-                try compress(pixels, quality: $0, flags: flags, handle)
+                try compress(pixels, quality: $0, subsampled: subsampling.subsamples(atQuality: $0), flags: flags, handle)
             }
         } else {
-            jpeg = try compress(pixels, quality: quality, flags: flags, handle)
+            jpeg = try compress(pixels, quality: quality, subsampled: subsampling.subsamples(atQuality: quality),
+                                flags: flags, handle)
         }
         // After SOI and the JFIF APP0 segment, which has to come first: EXIF, then the ICC profile.
         var at = 2
@@ -39,7 +42,7 @@ enum JPEGEncoding {
         return jpeg
     }
 
-    private static func compress(_ pixels: PixelBuffer, quality: Int, flags: Int32,
+    private static func compress(_ pixels: PixelBuffer, quality: Int, subsampled: Bool, flags: Int32,
                                  _ handle: TurboJPEGHandle) throws -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
@@ -47,7 +50,7 @@ enum JPEGEncoding {
         let status = pixels.withUnsafeBytes { raw in
             tjCompress2(handle.raw, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(pixels.width), 0,
                         Int32(pixels.height), Int32(TJPF_RGBA.rawValue), &output, &length,
-                        Int32(TJSAMP_420.rawValue), Int32(quality), flags)
+                        Int32((subsampled ? TJSAMP_420 : TJSAMP_444).rawValue), Int32(quality), flags)
         }
         guard status == 0, let output else {
             throw WebImageError.encodingFailed(format: .jpeg, reason: handle.message)

@@ -23,8 +23,7 @@ enum WebPAnimatedEncoder {
         }
         defer { WebPAnimEncoderDelete(encoder) }
 
-        var config = try WebPEncoding.makeConfig(quality: Float(options.quality * 100), lossless: options.lossless,
-                                                 options: options)
+        var config = try WebPEncoding.makeConfig(quality: Float(options.quality * 100), options: options)
         var timestamp = 0
         let cancellation = WorkCancellation.current
         for frame in frames {

@@ -5,27 +5,30 @@ import WebImageCore
 /// libwebp encoder plumbing shared by still and animated encoding: configurations and pictures.
 enum WebPEncoding {
     /// An encoder configuration: lossy at `quality` 0…100, or lossless with `quality` as the compression effort
-    /// (lossless keeps the colour of fully transparent pixels too, so round trips are exact).
+    /// (lossless keeps the colour of fully transparent pixels too, so round trips are exact), or near-lossless
+    /// with `quality` as the preprocessing level too (as libvips).
     ///
     /// `options` give the effort and the tuning. ``ImageEncodeEffort/fastest`` takes method 0 (no rate-distortion
     /// search: about half the time of the default method 4 at the same quality, for a larger file) and, lossless,
     /// libwebp's lowest lossless preset in place of the quality-as-effort (level 0: a few milliseconds where the
     /// default effort takes hundreds). The tuning's WebP method and preset, when set, replace the effort's method
-    /// and libwebp's default preset.
-    static func makeConfig(quality: Float, lossless: Bool, options: ImageEncodeOptions) throws -> WebPConfig {
+    /// and libwebp's default preset; its smart subsampling turns on libwebp's sharp YUV conversion.
+    static func makeConfig(quality: Float, options: ImageEncodeOptions) throws -> WebPConfig {
         let effort = options.resolvedEffort, tuning = options.tuning
+        let compression = compression(options)
         var config = WebPConfig()
         guard WebPConfigInitInternal(&config, preset(tuning.webpPreset), 75, WEBP_ENCODER_ABI_VERSION) != 0 else {
             throw WebImageError.encodingFailed(format: .webp, reason: "libwebp encoder version mismatch")
         }
         config.quality = min(100, max(0, quality))
-        if lossless {
-            config.lossless = 1
-            config.exact = 1
-        }
+        if compression != .lossy { config.lossless = 1 }
+        // libwebp 1.2 skips near-lossless preprocessing for an exact picture: only plain lossless is exact.
+        if compression == .lossless { config.exact = 1 }
+        if compression == .nearLossless { config.near_lossless = Int32(config.quality) }
+        if tuning.webpSmartSubsample { config.use_sharp_yuv = 1 }
         if effort == .fastest {
             config.method = 0
-            if lossless, WebPConfigLosslessPreset(&config, 0) == 0 {
+            if compression != .lossy, WebPConfigLosslessPreset(&config, 0) == 0 {
                 throw WebImageError.encodingFailed(format: .webp, reason: "libwebp rejected its lossless preset 0")
             }
         }
@@ -34,6 +37,11 @@ enum WebPEncoding {
             throw WebImageError.encodingFailed(format: .webp, reason: "invalid encoder configuration")
         }
         return config
+    }
+
+    /// The compression `options` ask of WebP: the tuning's, else lossless or lossy as the options say.
+    static func compression(_ options: ImageEncodeOptions) -> ImageEncodeTuning.WebPCompression {
+        options.tuning.webpCompression ?? (options.lossless ? .lossless : .lossy)
     }
 
     private static func preset(_ preset: ImageEncodeTuning.WebPPreset?) -> WebPPreset {
@@ -70,7 +78,8 @@ enum WebPEncoding {
 
     /// Encodes one still picture into WebP bytes.
     static func encode(_ pixels: PixelBuffer, config: WebPConfig) throws -> Data {
-        try withPicture(pixels, argb: config.lossless != 0) { picture in
+        // Sharp YUV is libwebp's own RGB→YUV conversion, done in WebPEncode: the picture stays ARGB for it.
+        try withPicture(pixels, argb: config.lossless != 0 || config.use_sharp_yuv != 0) { picture in
             var writer = WebPMemoryWriter()
             WebPMemoryWriterInit(&writer)
             defer { WebPMemoryWriterClear(&writer) }

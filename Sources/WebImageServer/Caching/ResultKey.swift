@@ -30,6 +30,8 @@ struct EncodingDefaults: Sendable, Hashable {
     var quality: Int
     var byFormat: [ImageFormat: Int]
     var tuning = ImageEncodeTuning()
+    /// The palette size a URL's `png_options` quantises to when it names none (`IMGPROXY_PNG_QUANTIZATION_COLORS`).
+    var pngQuantizationColors = 256
 
     /// The quality of a result in `format`: the URL's, its per-format table's, the configured one's, else the default.
     func quality(for format: ImageFormat, options: ProcessingOptions) -> Int {
@@ -37,18 +39,29 @@ struct EncodingDefaults: Sendable, Hashable {
         return options.formatQuality[format] ?? byFormat[format] ?? quality
     }
 
+    /// The encoders' settings for a result made with `options` (which may replace some per URL).
+    func tuning(for options: ProcessingOptions) -> ImageEncodeTuning {
+        options.encoderTuning(over: tuning, quantizationColors: pngQuantizationColors)
+    }
+
     /// The qualities, which count only for a URL that gives none.
     var qualityKeyComponent: String {
         "d\(quality)" + byFormat.map { ",\($0.key.rawValue)=\($0.value)" }.sorted().joined()
     }
 
-    /// The encoder settings after `;` (`p` progressive JPEG, `i` interlaced PNG, `q` its palette size, `w` WebP
-    /// method, `wp` its preset, `a` AVIF speed, `x` JPEG XL effort), for every URL: a restart with other settings
-    /// makes new results.
+    /// The encoder settings after `;` (`p` progressive JPEG, `js` its subsampling, `i` interlaced PNG, `q` its
+    /// palette size and `qd` a URL's, `w` WebP method, `wp` its preset, `wc` its compression, `ws` smart
+    /// subsampling, `a` AVIF speed, `as` its subsampling, `x` JPEG XL effort), for every URL: a restart with
+    /// other settings makes new results.
     var tuningKeyComponent: String {
-        let settings = [tuning.jpegProgressive ? "p" : nil, tuning.pngInterlaced ? "i" : nil,
-                        tuning.pngQuantizeColors.map { "q\($0)" }, tuning.webpMethod.map { "w\($0)" },
-                        tuning.webpPreset.map { "wp\($0.rawValue)" }, tuning.avifSpeed.map { "a\($0)" },
+        let settings = [tuning.jpegProgressive ? "p" : nil,
+                        tuning.jpegSubsampling == .auto ? nil : "js\(tuning.jpegSubsampling.rawValue)",
+                        tuning.pngInterlaced ? "i" : nil, tuning.pngQuantizeColors.map { "q\($0)" },
+                        pngQuantizationColors == 256 ? nil : "qd\(pngQuantizationColors)",
+                        tuning.webpMethod.map { "w\($0)" }, tuning.webpPreset.map { "wp\($0.rawValue)" },
+                        tuning.webpCompression.map { "wc\($0.rawValue)" }, tuning.webpSmartSubsample ? "ws" : nil,
+                        tuning.avifSpeed.map { "a\($0)" },
+                        tuning.avifSubsampling == .auto ? nil : "as\(tuning.avifSubsampling.rawValue)",
                         tuning.jxlEffort.map { "x\($0)" }].compactMap { $0 }
         return settings.isEmpty ? "" : ";" + settings.joined(separator: ",")
     }

@@ -79,3 +79,31 @@ extension ProcessingOptions.Trim: ResultKeyValue {
         "\(threshold.keyText):\(color.keyText):\(equalHorizontal.keyText):\(equalVertical.keyText)"
     }
 }
+
+extension ImageEncodeTuning.ChromaSubsampling: ResultKeyValue {
+    var keyText: String { rawValue }
+}
+
+extension ImageEncodeTuning.WebPCompression: ResultKeyValue {
+    var keyText: String { rawValue }
+}
+
+extension ImageEncodeTuning.WebPPreset: ResultKeyValue {
+    var keyText: String { rawValue }
+}
+
+extension ProcessingOptions.JPEGOptions: ResultKeyValue {
+    var keyText: String { "\(progressive.keyText):\(noSubsample.keyText)" }
+}
+
+extension ProcessingOptions.PNGOptions: ResultKeyValue {
+    var keyText: String { "\(interlaced.keyText):\(quantize.keyText):\(quantizationColors.keyText)" }
+}
+
+extension ProcessingOptions.WebPOptions: ResultKeyValue {
+    var keyText: String { "\(compression.keyText):\(smartSubsample.keyText):\(preset.keyText)" }
+}
+
+extension ProcessingOptions.AVIFOptions: ResultKeyValue {
+    var keyText: String { subsample.keyText }
+}

@@ -23,12 +23,14 @@ extension ImageProxyConfiguration {
         /// Quality by output format when the URL gives none (imgproxy's `IMGPROXY_FORMAT_QUALITY`). Default
         /// imgproxy's: WebP 79, AVIF 63, JPEG XL 77.
         public var formatQuality: [ImageFormat: Int]
-        /// The encoders' settings for every result (imgproxy's `IMGPROXY_JPEG_PROGRESSIVE`,
-        /// `IMGPROXY_PNG_INTERLACED`, `IMGPROXY_WEBP_EFFORT`, `IMGPROXY_WEBP_PRESET`, `IMGPROXY_AVIF_SPEED` and
+        /// The encoders' settings for every result, which a URL's `jpeg_options`, `png_options`, `webp_options` and
+        /// `avif_options` may replace (imgproxy's `IMGPROXY_JPEG_PROGRESSIVE`, `IMGPROXY_JPEG_NO_SUBSAMPLE`,
+        /// `IMGPROXY_PNG_INTERLACED`, `IMGPROXY_WEBP_COMPRESSION`, `IMGPROXY_WEBP_SMART_SUBSAMPLE`,
+        /// `IMGPROXY_WEBP_EFFORT`, `IMGPROXY_WEBP_PRESET`, `IMGPROXY_AVIF_SPEED`, `IMGPROXY_AVIF_SUBSAMPLE` and
         /// `IMGPROXY_JXL_EFFORT`; the palette size comes from ``pngQuantizes``). Default imgproxy's but for AVIF:
-        /// baseline JPEG, non-interlaced PNG, WebP method 4 with libwebp's default preset, JPEG XL effort 4, and
-        /// AVIF speed 10 (imgproxy's is 8): the service answers AVIF to every client that lists it, and speed 10
-        /// costs a fraction of 8's CPU for somewhat larger files.
+        /// baseline JPEG and AVIF subsampled below quality 90, non-interlaced PNG, lossy WebP at method 4 with
+        /// libwebp's default preset, JPEG XL effort 4, and AVIF speed 10 (imgproxy's is 8): the service answers
+        /// AVIF to every client that lists it, and speed 10 costs a fraction of 8's CPU for somewhat larger files.
         public var encoderTuning = ImageEncodeTuning(webpMethod: 4, avifSpeed: 10, jxlEffort: 4)
         /// Write PNG results with a palette of at most ``pngQuantizationColors`` colours (imgproxy's
         /// `IMGPROXY_PNG_QUANTIZE`); it sets ``encoderTuning``'s palette size. Default false.
@@ -90,7 +92,8 @@ extension ImageProxyConfiguration {
             if pngQuantizes {
                 tuning.pngQuantizeColors = 1 << ImageEncodeTuning.pngPaletteBitDepth(colors: pngQuantizationColors)
             }
-            return EncodingDefaults(quality: defaultQuality, byFormat: formatQuality, tuning: tuning)
+            return EncodingDefaults(quality: defaultQuality, byFormat: formatQuality, tuning: tuning,
+                                    pngQuantizationColors: pngQuantizationColors)
         }
 
         public init(presets: [String: String] = [:], defaultQuality: Int = 80,

@@ -14,7 +14,7 @@ extension ImageProcessor {
         let encodeOptions = ImageEncodeOptions(quality: Double(quality) / 100, backgroundColor: options.background,
                                                maxFileSize: options.maxBytes > 0 ? options.maxBytes : nil,
                                                firstFrameOnly: !FormatChoice.writesAnimation(format),
-                                               tuning: encoding.tuning)
+                                               tuning: encoding.tuning(for: options))
         do {
             return try coders.encode(image, as: format, options: encodeOptions)
         } catch {

@@ -67,6 +67,16 @@ struct OptionArguments {
         }
     }
 
+    /// One of a setting's names (its raw values), in any case.
+    func choice<Choice: RawRepresentable & CaseIterable>(_ text: Substring) throws(ProxyError) -> Choice
+        where Choice.RawValue == String {
+        guard let choice = Choice(rawValue: text.lowercased()) else {
+            let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .badRequest("\(name) takes one of \(names), not '\(text)'")
+        }
+        return choice
+    }
+
     func resizingType(_ text: Substring) throws(ProxyError) -> ProcessingOptions.ResizingType {
         guard let type = ProcessingOptions.ResizingType(rawValue: String(text)) else {
             throw .badRequest("unknown resizing type '\(text)' (fit, fill, fill-down, force, auto)")

@@ -4,7 +4,7 @@ import WebImage
 /// option enters the result key: the fields it owns (`key: .fields(...)`, or the field `single` and `flag` set),
 /// or nil where other options own its fields (`resize`, `size`) or its effect is `.request`.
 enum ProcessingOptionTable {
-    static let all: [ProcessingOptionSpec] = geometry + output + filters + request + headers + security
+    static let all: [ProcessingOptionSpec] = geometry + output + encoders + filters + request + headers + security
 
     /// Each name and alias to its option.
     static let byName: [String: ProcessingOptionSpec] = Dictionary(
@@ -247,8 +247,7 @@ enum ProcessingOptionTable {
         "colorize": ["col"], "gradient": ["gr"], "watermark_url": ["wmu"], "watermark_text": ["wmt"],
         "watermark_size": ["wms"], "watermark_rotate": ["wmr"], "watermark_shadow": ["wmsh"], "style": ["st"],
         "resizing_algorithm": ["ra"], "crop_aspect_ratio": ["crop_ar", "car"], "objects_position": ["obj_pos", "op"],
-        "autoquality": ["aq"], "jpeg_options": ["jpgo"], "png_options": ["pngo"], "webp_options": ["webpo"],
-        "avif_options": ["avifo"], "page": ["pg"], "pages": ["pgs"], "disable_animation": ["da"],
+        "autoquality": ["aq"], "page": ["pg"], "pages": ["pgs"], "disable_animation": ["da"],
         "video_thumbnail_second": ["vts"], "video_thumbnail_keyframes": ["vtk"], "video_thumbnail_tile": ["vtt"],
         "video_thumbnail_animation": ["vta"], "fallback_image_url": ["fiu"], "hashsum": ["hs"], "dpi": [],
     ]

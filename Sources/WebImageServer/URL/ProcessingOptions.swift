@@ -176,6 +176,14 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var filename: String?
     /// Answer with `Content-Disposition: attachment` rather than `inline`. Default false.
     public var returnAttachment = false
+    /// Default: none, the service's encoder settings.
+    public var jpegOptions = JPEGOptions()
+    /// Default: none, the service's encoder settings.
+    public var pngOptions = PNGOptions()
+    /// Default: none, the service's encoder settings.
+    public var webpOptions = WebPOptions()
+    /// Default: none, the service's encoder settings.
+    public var avifOptions = AVIFOptions()
     /// Default nil: no watermark.
     public var watermark: Watermark?
     /// Default nil: no trim. Animations are not trimmed, as in imgproxy.

@@ -30,6 +30,21 @@ extension ServeOption {
         }
     }
 
+    /// One of a setting's names (its raw values, any case), passed to `apply`.
+    static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ name: String, _ variables: [String], _ help: String, field: String, defaultText: String,
+        _ apply: @escaping @Sendable (inout ServeSettings, Choice) -> Void
+    ) -> ServeOption where Choice.RawValue == String {
+        let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+        return ServeOption(name: name, variables: variables, kind: .value("NAME"),
+                           help: help + " One of \(names). Default \(defaultText).", field: field) { settings, given in
+            guard let choice = Choice(rawValue: given.text.lowercased()) else {
+                throw given.failure("give one of \(names)")
+            }
+            apply(&settings, choice)
+        }
+    }
+
     /// On with the flag or a true variable; `sets` is what "on" stores (false for a `--no-…` flag).
     static func toggle(_ name: String, _ variables: [String], _ help: String, field: String,
                        _ keyPath: WritableKeyPath<ServeSettings, Bool> & Sendable, sets: Bool = true) -> ServeOption {
