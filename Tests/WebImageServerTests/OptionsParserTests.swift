@@ -55,7 +55,7 @@ import WebImage
     @Test(arguments: [
         ("ex:1:sm", "bad request: ex cannot use smart gravity (sm)"),
         ("g:sm:1:2", "bad request: smart gravity (sm) takes no offsets"),
-        ("adjust:10:1:1", "bad request: processing option 'adjust' is an imgproxy Pro option"),
+        ("ush:auto", "bad request: processing option 'ush' is an imgproxy Pro option"),
         ("wmu:aHR0cA", "bad request: processing option 'wmu' is an imgproxy Pro option"),
     ])
     func unsupportedOptionsAreRefusedByName(text: String, message: String) {

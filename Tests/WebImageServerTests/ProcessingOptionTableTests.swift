@@ -20,7 +20,9 @@ import WebImage
         "enforce_thumbnail": "1", "raw": "1", "max_src_resolution": "2.5", "max_src_file_size": "1000",
         "max_animation_frames": "10", "max_animation_frame_resolution": "1", "max_result_dimension": "500",
         "jpeg_options": "1:1:1:0:1:0", "png_options": "1:1:16", "webp_options": "lossless:1:photo",
-        "avif_options": "off",
+        "avif_options": "off", "adjust": "10:1.2:0.5", "brightness": "-20", "contrast": "1.5", "saturation": "0",
+        "monochrome": "0.5:f00", "duotone": "1:102030:fafafa", "colorize": "0.3:00ff00:1",
+        "gradient": "0.8:fff:left:0.2:0.9",
     ]
 
     static let quality = EncodingDefaults(quality: 80, byFormat: [.webp: 79])

@@ -107,3 +107,19 @@ extension ProcessingOptions.WebPOptions: ResultKeyValue {
 extension ProcessingOptions.AVIFOptions: ResultKeyValue {
     var keyText: String { subsample.keyText }
 }
+
+extension ProcessingOptions.Monochrome: ResultKeyValue {
+    var keyText: String { "\(intensity.keyText):\(color.keyText)" }
+}
+
+extension ProcessingOptions.Duotone: ResultKeyValue {
+    var keyText: String { "\(intensity.keyText):\(dark.keyText):\(light.keyText)" }
+}
+
+extension ProcessingOptions.Colorize: ResultKeyValue {
+    var keyText: String { "\(opacity.keyText):\(color.keyText):\(keepsAlpha.keyText)" }
+}
+
+extension ProcessingOptions.Gradient: ResultKeyValue {
+    var keyText: String { "\(opacity.keyText):\(color.keyText):\(angle.keyText):\(start.keyText):\(stop.keyText)" }
+}

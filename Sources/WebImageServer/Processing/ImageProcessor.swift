@@ -3,8 +3,9 @@ import Tracing
 import WebImage
 
 /// Turns source bytes into result bytes: header checks, decode at the size the result needs, orientation,
-/// rotation, crop and resize, flip, result crop, blur, sharpen, pixelate, extend and pad, background, encode
-/// (`+Source` reads and checks the source, `+Encode` writes the result). Synchronous and CPU-bound: the
+/// rotation, crop and resize, flip, result crop, tone, blur, sharpen, pixelate, extend and pad, background,
+/// colour overlays, watermark, encode (`+Source` reads and checks the source, `+Tone` does imgproxy Pro's colour
+/// options, `+Encode` writes the result). Synchronous and CPU-bound: the
 /// service runs it on its worker threads, never on the cooperative pool.
 struct ImageProcessor: Sendable {
     let coders: CodersManager
@@ -186,10 +187,10 @@ struct ImageProcessor: Sendable {
         return flipped.cropped(to: box)
     }
 
-    /// Blur, sharpen and pixelate (imgproxy's `applyFilters`), then the canvas the plan extends and pads the
-    /// result to, then the background.
+    /// Tone, blur, sharpen and pixelate (imgproxy's `applyFilters`), then the canvas the plan extends and pads
+    /// the result to, the background, the colour overlays and the watermark.
     private func filter(_ image: Image, plan: ProcessingPlan, options: ProcessingOptions) throws(ProxyError) -> Image {
-        var image = image
+        var image = Self.adjustingTone(image, options: options)
         if options.blur > 0, let blurred = ImageTransformers.Blur(radius: options.blur).transform(image, forKey: "") {
             image = blurred
         }
@@ -215,6 +216,7 @@ struct ImageProcessor: Sendable {
                 ImageFrame(pixels: $0.pixels.flattened(onto: background), duration: $0.duration)
             }, hasAlpha: false)
         }
+        image = Self.overlaying(image, options: options)
         if let mark = options.watermark, let watermark {
             image = image.with(frames: image.frames.map {
                 ImageFrame(pixels: watermark.apply(mark, to: $0.pixels, dprScale: plan.dprScale), duration: $0.duration)

@@ -132,19 +132,25 @@ struct OptionArguments {
         return (gravity, try offset(1), try offset(2))
     }
 
+    /// An opaque colour in hex, `RRGGBB` or `RGB` (each digit doubled), as imgproxy reads colours.
+    func hexColor(_ text: Substring) throws(ProxyError) -> RGBAColor {
+        let digits = text.count == 3 ? String(text.flatMap { [$0, $0] }) : String(text)
+        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let color = RGBAColor(hex: digits) else {
+            throw .badRequest("\(name) takes a colour as RRGGBB or RGB in hex, not '\(text)'")
+        }
+        return color
+    }
+
     func background(_ arguments: [Substring]) throws(ProxyError) -> RGBAColor? {
         switch arguments.count {
         case 1:
             if arguments[0].isEmpty { return nil }
-            guard arguments[0].count == 6, let color = RGBAColor(hex: String(arguments[0])) else {
-                throw .badRequest("background takes RRGGBB in hex or R:G:B, not '\(arguments[0])'")
-            }
-            return color
+            return try hexColor(arguments[0])
         case 3:
             let rgb = try arguments.map { component throws(ProxyError) in UInt8(try integer(component, in: 0...255)) }
             return RGBAColor(red: rgb[0], green: rgb[1], blue: rgb[2])
         default:
-            throw .badRequest("background takes RRGGBB in hex or R:G:B")
+            throw .badRequest("background takes RRGGBB or RGB in hex, or R:G:B")
         }
     }
 }

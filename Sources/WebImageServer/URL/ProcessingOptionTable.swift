@@ -4,7 +4,8 @@ import WebImage
 /// option enters the result key: the fields it owns (`key: .fields(...)`, or the field `single` and `flag` set),
 /// or nil where other options own its fields (`resize`, `size`) or its effect is `.request`.
 enum ProcessingOptionTable {
-    static let all: [ProcessingOptionSpec] = geometry + output + encoders + filters + request + headers + security
+    static let all: [ProcessingOptionSpec] = geometry + output + encoders + filters + tone + request + headers
+        + security
 
     /// Each name and alias to its option.
     static let byName: [String: ProcessingOptionSpec] = Dictionary(
@@ -90,12 +91,7 @@ enum ProcessingOptionTable {
         spec(["trim", "t"], key: .fields(\.trim)) { arguments, options throws(ProxyError) in
             try arguments.count(1...4)
             var trim = ProcessingOptions.Trim(threshold: try arguments.number(arguments.values[0], in: 0...255))
-            if arguments.values.count > 1, !arguments.values[1].isEmpty {
-                guard arguments.values[1].count == 6, let color = RGBAColor(hex: String(arguments.values[1])) else {
-                    throw .badRequest("trim's colour is RRGGBB in hex, not '\(arguments.values[1])'")
-                }
-                trim.color = color
-            }
+            try arguments.set(1, &trim.color, arguments.hexColor)
             try arguments.set(2, &trim.equalHorizontal, arguments.boolean)
             try arguments.set(3, &trim.equalVertical, arguments.boolean)
             options.trim = trim
@@ -242,10 +238,8 @@ enum ProcessingOptionTable {
 
     /// imgproxy Pro's options, each with its aliases: refused by name (400).
     static let proOnly: [String: [String]] = [
-        "adjust": ["a"], "brightness": ["br"], "contrast": ["co"], "saturation": ["sa"], "monochrome": ["mc"],
-        "duotone": ["dt"], "unsharp_masking": ["ush"], "blur_detections": ["bd"], "draw_detections": ["dd"],
-        "colorize": ["col"], "gradient": ["gr"], "watermark_url": ["wmu"], "watermark_text": ["wmt"],
-        "watermark_size": ["wms"], "watermark_rotate": ["wmr"], "watermark_shadow": ["wmsh"], "style": ["st"],
+        "unsharp_masking": ["ush"], "blur_detections": ["bd"], "draw_detections": ["dd"], "watermark_url": ["wmu"],
+        "watermark_text": ["wmt"], "watermark_size": ["wms"], "watermark_rotate": ["wmr"], "watermark_shadow": ["wmsh"], "style": ["st"],
         "resizing_algorithm": ["ra"], "crop_aspect_ratio": ["crop_ar", "car"], "objects_position": ["obj_pos", "op"],
         "autoquality": ["aq"], "page": ["pg"], "pages": ["pgs"], "disable_animation": ["da"],
         "video_thumbnail_second": ["vts"], "video_thumbnail_keyframes": ["vtk"], "video_thumbnail_tile": ["vtt"],

@@ -142,6 +142,20 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var blur = 0.0
     /// Sharpening strength (an unsharp mask's sigma); 0 (the default) does not sharpen.
     public var sharpen = 0.0
+    /// Added to each colour channel, -255…255 (imgproxy Pro's `brightness`). Default 0.
+    public var brightness = 0
+    /// Each channel's distance from mid-grey multiplied by this (imgproxy Pro's `contrast`). Default 1.
+    public var contrast = 1.0
+    /// Colourfulness (chroma in CIE LCh) multiplied by this (imgproxy Pro's `saturation`). Default 1.
+    public var saturation = 1.0
+    /// Default nil: none.
+    public var monochrome: Monochrome?
+    /// Default nil: none.
+    public var duotone: Duotone?
+    /// Default nil: none.
+    public var colorize: Colorize?
+    /// Default nil: none.
+    public var gradient: Gradient?
     /// Clockwise rotation, a multiple of 90. Default 0.
     public var rotate = 0
     /// Turn the image upright by its EXIF (or XMP) orientation (imgproxy's `auto_rotate`); false keeps the pixels
