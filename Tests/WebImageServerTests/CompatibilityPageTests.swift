@@ -12,7 +12,7 @@ import TestSupport
     @Test func everyOptionAndAliasIsOnThePage() throws {
         let page = try Self.page()
         let taken = ProcessingOptionTable.all.flatMap(\.names) + ["preset", "pr"]
-        for name in taken + ProcessingOptionTable.proOnly.keys {
+        for name in taken + ProcessingOptionTable.proOnly.keys + ProcessingOptionTable.needingDetection.keys {
             #expect(page.contains("`\(name)`"), "\(name) is not on the page")
         }
     }

@@ -22,7 +22,8 @@ import WebImage
         "jpeg_options": "1:1:1:0:1:0", "png_options": "1:1:16", "webp_options": "lossless:1:photo",
         "avif_options": "off", "adjust": "10:1.2:0.5", "brightness": "-20", "contrast": "1.5", "saturation": "0",
         "monochrome": "0.5:f00", "duotone": "1:102030:fafafa", "colorize": "0.3:00ff00:1",
-        "gradient": "0.8:fff:left:0.2:0.9",
+        "gradient": "0.8:fff:left:0.2:0.9", "disable_animation": "1",
+        "hashsum": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
     ]
 
     static let quality = EncodingDefaults(quality: 80, byFormat: [.webp: 79])
@@ -43,7 +44,8 @@ import WebImage
         #expect(Set(ProcessingOptionTable.all.map { $0.names[0] }) == Set(Self.samples.keys))
         let names = ProcessingOptionTable.all.flatMap(\.names)
         #expect(Set(names).count == names.count)
-        let refused = ProcessingOptionTable.proOnly.flatMap { [$0.key] + $0.value }
+        let refused = (ProcessingOptionTable.proOnly.merging(ProcessingOptionTable.needingDetection) { $1 })
+            .flatMap { [$0.key] + $0.value }
         #expect(Set(refused).count == refused.count)
         #expect(Set(refused).isDisjoint(with: names))
     }

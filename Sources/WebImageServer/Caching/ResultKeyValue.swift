@@ -123,3 +123,7 @@ extension ProcessingOptions.Colorize: ResultKeyValue {
 extension ProcessingOptions.Gradient: ResultKeyValue {
     var keyText: String { "\(opacity.keyText):\(color.keyText):\(angle.keyText):\(start.keyText):\(stop.keyText)" }
 }
+
+extension ProcessingOptions.Hashsum: ResultKeyValue {
+    var keyText: String { "\(algorithm.rawValue):\(hex)" }
+}

@@ -22,8 +22,9 @@ extension ImageProcessor {
     }
 
     /// How many frames are processed: the first `max_animation_frames` (the operator's, lowered by the URL's),
-    /// as imgproxy loads them; 1 for a still, or when the limit is 1.
+    /// as imgproxy loads them; 1 for a still, when the limit is 1, or with `disable_animation`.
     func framesLoaded(_ header: ImageHeader, options: ProcessingOptions) -> Int {
+        if options.disableAnimation { return 1 }
         let limit = min(animation.maxFrames, options.security.maxAnimationFrames ?? .max)
         return max(1, min(header.frameCount, limit))
     }

@@ -32,6 +32,7 @@ struct ImageProcessor: Sendable {
     /// each stage timed by `timing`. The header is read here only when fetching the source did not already.
     func process(_ source: SourceBytes, options: ProcessingOptions, format choice: FormatChoice,
                  timing: ProxyInstruments) throws(ProxyError) -> (data: Data, format: ImageFormat) {
+        try options.hashsum?.check(source.data)
         let source = try inflatingSVGZ(source, options: options)
         let header = try header(of: source)
         // imgproxy's `raw`: the source as it came, whatever the URL asks, without looking at its pixels.

@@ -123,6 +123,9 @@ struct OptionArguments {
             guard arguments.count == 1 else { throw .badRequest("smart gravity (sm) takes no offsets") }
             return (.smart, 0, 0)
         }
+        if type == "obj" || type == "objw" {
+            throw .badRequest("gravity '\(type)' \(ProcessingOptionTable.detectionRefusal)")
+        }
         guard let gravity = named[type] else {
             throw .badRequest("unknown gravity '\(type)' (no so ea we noea nowe soea sowe ce sm fp:x:y)")
         }

@@ -4,8 +4,8 @@ import WebImage
 /// option enters the result key: the fields it owns (`key: .fields(...)`, or the field `single` and `flag` set),
 /// or nil where other options own its fields (`resize`, `size`) or its effect is `.request`.
 enum ProcessingOptionTable {
-    static let all: [ProcessingOptionSpec] = geometry + output + encoders + filters + tone + request + headers
-        + security
+    static let all: [ProcessingOptionSpec] = geometry + output + encoders + filters + tone + source + request
+        + headers + security
 
     /// Each name and alias to its option.
     static let byName: [String: ProcessingOptionSpec] = Dictionary(
@@ -236,22 +236,37 @@ enum ProcessingOptionTable {
         },
     ]
 
-    /// imgproxy Pro's options, each with its aliases: refused by name (400).
+    /// imgproxy Pro's options not carried out yet, each with its aliases: refused by name (400).
     static let proOnly: [String: [String]] = [
-        "unsharp_masking": ["ush"], "blur_detections": ["bd"], "draw_detections": ["dd"], "watermark_url": ["wmu"],
-        "watermark_text": ["wmt"], "watermark_size": ["wms"], "watermark_rotate": ["wmr"], "watermark_shadow": ["wmsh"], "style": ["st"],
-        "resizing_algorithm": ["ra"], "crop_aspect_ratio": ["crop_ar", "car"], "objects_position": ["obj_pos", "op"],
-        "autoquality": ["aq"], "page": ["pg"], "pages": ["pgs"], "disable_animation": ["da"],
-        "video_thumbnail_second": ["vts"], "video_thumbnail_keyframes": ["vtk"], "video_thumbnail_tile": ["vtt"],
-        "video_thumbnail_animation": ["vta"], "fallback_image_url": ["fiu"], "hashsum": ["hs"], "dpi": [],
+        "unsharp_masking": ["ush"], "watermark_url": ["wmu"], "watermark_text": ["wmt"], "watermark_size": ["wms"],
+        "watermark_rotate": ["wm_rot", "wmr"], "watermark_shadow": ["wmsh"], "style": ["st"],
+        "resizing_algorithm": ["ra"], "crop_aspect_ratio": ["crop_ar", "car"], "autoquality": ["aq"],
+        "page": ["pg"], "pages": ["pgs"], "video_thumbnail_second": ["vts"],
+        "video_thumbnail_keyframes": ["vtk"], "video_thumbnail_tile": ["vtt"], "video_thumbnail_animation": ["vta"],
+        "fallback_image_url": ["fiu"], "dpi": [], "background_alpha": ["bga"],
+        "blur_areas": ["ba"], "progressive_blur": ["pbl"], "color_profile": ["cp", "icc"], "bypass_cache": ["bc"],
+        "cache_tags": ["ct"],
     ]
 
+    /// imgproxy Pro's options that act on detected objects, each with its aliases: refused (400) with the
+    /// reason, since detecting objects needs a neural network model this service does not have. (imgproxy's
+    /// docs give `crop_objects` the alias `co`, which is `contrast`'s.)
+    static let needingDetection: [String: [String]] = [
+        "objects_position": ["obj_pos", "op"], "blur_detections": ["bd"], "draw_detections": ["dd"],
+        "crop_objects": [],
+    ]
+
+    /// Why an option that needs object detection is refused.
+    static let detectionRefusal = "needs object detection, which takes a neural network model this service does not have"
+
     private static let refusedPro = Set(proOnly.flatMap { [$0.key] + $0.value })
+    private static let refusedDetection = Set(needingDetection.flatMap { [$0.key] + $0.value })
 
     /// The option named `name`, or the 400 that names why there is none.
     static func spec(named name: String) throws(ProxyError) -> ProcessingOptionSpec {
         if let spec = byName[name] { return spec }
         if refusedPro.contains(name) { throw .badRequest("processing option '\(name)' is an imgproxy Pro option") }
+        if refusedDetection.contains(name) { throw .badRequest("processing option '\(name)' \(detectionRefusal)") }
         throw .badRequest("unknown processing option '\(name)'")
     }
 

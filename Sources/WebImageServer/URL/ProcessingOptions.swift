@@ -207,6 +207,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Source formats answered as they came, unprocessed, when the result would be in that same format
     /// (imgproxy's `skip_processing`). Default none.
     public var skipProcessing: Set<ImageFormat> = []
+    /// Process every source as a still: its first frame (imgproxy Pro's `disable_animation`). Default false.
+    public var disableAnimation = false
+    /// The digest the source must have; nil (the default) checks none.
+    public var hashsum: Hashsum?
     /// Ignored by processing; only changes the cache key (imgproxy's `cachebuster`). Default empty.
     public var cacheBuster = ""
     /// A Unix time after which the URL answers 404; nil (the default) never expires.

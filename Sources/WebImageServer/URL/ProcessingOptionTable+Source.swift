@@ -1,0 +1,28 @@
+import WebImage
+
+extension ProcessingOptionTable {
+    /// imgproxy Pro's options about the source: its animation and its digest.
+    static let source: [ProcessingOptionSpec] = [
+        flag(["disable_animation", "da"], \.disableAnimation),
+        spec(["hashsum", "hs"], key: .fields(\.hashsum)) { arguments, options throws(ProxyError) in
+            try arguments.count(1...2)
+            guard arguments.values[0] != "none" else {
+                options.hashsum = nil
+                return
+            }
+            let algorithm: ProcessingOptions.Hashsum.Algorithm = try arguments.choice(arguments.values[0])
+            let text = arguments.values.count > 1 ? arguments.values[1] : ""
+            let hex = Array(text.utf8)
+            let isHexDigit = { (byte: UInt8) in Character(UnicodeScalar(byte)).isHexDigit }
+            guard hex.count == algorithm.byteCount * 2, hex.allSatisfy(isHexDigit) else {
+                throw .badRequest("hashsum's \(algorithm.rawValue) digest is \(algorithm.byteCount * 2) hex digits, "
+                                  + "not '\(text)'")
+            }
+            // Every digit checked above: each pair reads.
+            let bytes = stride(from: 0, to: hex.count, by: 2).map {
+                UInt8(String(decoding: hex[$0...$0 + 1], as: UTF8.self), radix: 16) ?? 0
+            }
+            options.hashsum = ProcessingOptions.Hashsum(algorithm: algorithm, digest: bytes)
+        },
+    ]
+}
