@@ -1,0 +1,61 @@
+import Crypto
+import Foundation
+import Testing
+import WebImage
+@testable import WebImageServer
+
+/// imgproxy Pro's `disable_animation` and `hashsum` over real HTTP.
+@Suite struct ProxySourceCheckTests {
+    @Test func disableAnimationKeepsTheFirstFrame() async throws {
+        try await ProxyHarness.with(ProxyHarness.configuration()) { harness in
+            harness.serve("/anim.gif", try ProxyAnimationLimitTests.fiveFrames(), contentType: "image/gif")
+            let animated = try await harness.get(harness.signedPath("f:gif", source: "/anim.gif"))
+            #expect(try animated.image().frameCount == 5)
+            let still = try await harness.get(harness.signedPath("da:1/f:gif", source: "/anim.gif"))
+            let image = try still.image()
+            #expect(image.frameCount == 1 && image.pixelSize == PixelSize(width: 60, height: 40))
+        }
+    }
+
+    /// Each algorithm with the source's digest answers the image; a wrong digest answers 422; `none` checks none.
+    @Test func hashsumChecksTheSource() async throws {
+        let source = try Fixtures.jpeg(40, 30)
+        let digests: [(String, String)] = [
+            ("md5", Self.hex(Insecure.MD5.hash(data: source))), ("sha1", Self.hex(Insecure.SHA1.hash(data: source))),
+            ("sha256", Self.hex(SHA256.hash(data: source))), ("sha512", Self.hex(SHA512.hash(data: source))),
+        ]
+        try await ProxyHarness.with(ProxyHarness.configuration()) { harness in
+            harness.serve("/photo.jpg", source)
+            for (algorithm, digest) in digests {
+                let good = try await harness.get(harness.signedPath("hs:\(algorithm):\(digest)/w:20", source: "/photo.jpg"))
+                #expect(good.status == 200, "\(algorithm): \(good.text)")
+                let upper = try await harness.get(harness.signedPath("hs:\(algorithm):\(digest.uppercased())/w:20",
+                                                                     source: "/photo.jpg"))
+                #expect(upper.status == 200, "hex digits in either case")
+                let wrong = String(digest.dropLast()) + (digest.hasSuffix("0") ? "1" : "0")
+                let bad = try await harness.get(harness.signedPath("hs:\(algorithm):\(wrong)/w:20", source: "/photo.jpg"))
+                #expect(bad.status == 422, "\(algorithm)")
+                #expect(bad.text.contains("the source's \(algorithm) digest is not the URL's hashsum"))
+            }
+            let none = try await harness.get(harness.signedPath("hs:none/w:20", source: "/photo.jpg"))
+            #expect(none.status == 200)
+        }
+    }
+
+    @Test(arguments: [
+        ("hs:sha256:abc", "hashsum's sha256 digest is 64 hex digits, not 'abc'"),
+        ("hs:sha1", "hashsum's sha1 digest is 40 hex digits, not ''"),
+        ("hs:crc32:00", "hs takes one of md5, sha1, sha256, sha512, not 'crc32'"),
+        ("hs:md5:0123456789abcdef0123456789abcdeg", "hashsum's md5 digest is 32 hex digits, not '0123456789abcdef0123456789abcdeg'"),
+    ])
+    func badHashsumsAreRefused(text: String, message: String) {
+        var options = ProcessingOptions()
+        #expect(throws: ProxyError.badRequest(message)) {
+            try OptionsParser().apply(text.split(separator: "/"), to: &options)
+        }
+    }
+
+    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+        digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+}
