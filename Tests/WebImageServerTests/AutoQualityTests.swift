@@ -123,14 +123,17 @@ import WebImage
         #expect(0 < dssims[0] && dssims[0] < dssims[1] && dssims[1] < dssims[2], "\(dssims)")
     }
 
-    @Test func stopsWhenCancelled() {
-        let image = Self.reference(32, 24), token = WorkCancellation()
-        token.cancel()
+    @Test func pollsTheWorkersCancellationEvery16Rows() throws {
+        let image = Self.reference(8, 100), other = Self.noisy(image), watching = WorkCancellation()
+        _ = try watching.run { try DSSIM.dissimilarity(image, other) }
+        #expect(watching.checkCount == 7)
+        let stopped = WorkCancellation(checkLimit: 2)
         #expect {
-            try token.run { try DSSIM.dissimilarity(image, Self.noisy(image)) }
+            try stopped.run { try DSSIM.dissimilarity(image, other) }
         } throws: { error in
             if case .cancelled = error as? WebImageError { true } else { false }
         }
+        #expect(stopped.checkCount == 2)
     }
 }
 
@@ -197,7 +200,7 @@ import WebImage
         let found = try AutoQualitySearch.byDSSIM(target: 0.0201, allowedError: 0.0001, range: 10...100,
                                                   encode: Self.bytes, measure: Self.inverse)
         #expect(found.quality == 50)
-        // 0.0175 ± 0.0001: 57 is 0.01754 (within). 0.0176 ± 0.00001: nothing within; 57 is the lowest below.
+        // 0.0176 ± 0.00001: no 1/q within (56 is 0.01786, 57 is 0.01754); 57 is the lowest below.
         let none = try AutoQualitySearch.byDSSIM(target: 0.0176, allowedError: 0.00001, range: 10...100,
                                                  encode: Self.bytes, measure: Self.inverse)
         #expect(none.quality == 57 && none.dssim == 1.0 / 57)

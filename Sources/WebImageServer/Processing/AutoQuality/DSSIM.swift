@@ -1,8 +1,8 @@
 import WebImage
 
-/// How unlike a reference raster a candidate looks: structural dissimilarity on the scale of kornelski's
-/// `dssim` (DSSIM = 1/SSIM − 1: 0 for the same pixels, growing without bound), the scale imgproxy Pro's
-/// `autoquality:dssim` targets are given on (by default 0.02, give or take 0.002).
+/// How unlike a reference raster a candidate looks: structural dissimilarity in kornelski's `dssim` convention
+/// (DSSIM = 1/SSIM − 1: 0 for the same pixels, growing without bound), what imgproxy Pro's `autoquality:dssim`
+/// targets (by default 0.02, give or take 0.001) are compared with.
 ///
 /// Exactly what is computed:
 /// 1. **Lightness.** Each pixel as straight-alpha RGBA8 (16-bit rasters rounded to 8 bits first); red, green
