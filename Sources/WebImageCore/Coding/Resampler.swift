@@ -1,26 +1,29 @@
-/// Resizes rasters with an area (box) filter when shrinking and bilinear interpolation when enlarging,
-/// in premultiplied alpha so transparent pixels leave no dark fringes.
+/// Resizes rasters with an area (box) filter when shrinking and bilinear interpolation when enlarging, or with
+/// one of libvips' kernels (``Kernel``), in premultiplied alpha so transparent pixels leave no dark fringes.
 ///
 /// Both entry points stream the source through a ``RowResampler``: the work buffers hold a few rows, never a
 /// second copy of the image.
 public enum Resampler {
-    /// `source` resized to `size` (the same format); returns `source` itself when the size already matches.
+    /// `source` resized to `size` (the same format) with `kernel`; returns `source` itself when the size
+    /// already matches.
     ///
     /// Under a cancelled ``WorkCancellation`` it stops within a band of rows and returns an unfinished raster
     /// (rows not reached are transparent), which the cancelled scope never hands on.
-    public static func resample(_ source: PixelBuffer, to size: PixelSize) -> PixelBuffer {
+    public static func resample(_ source: PixelBuffer, to size: PixelSize, kernel: Kernel = .area) -> PixelBuffer {
         precondition(size.width > 0 && size.height > 0, "resample needs a positive size")
         if source.size == size { return source }
-        return source.withUnsafeBytes { resample($0, size: source.size, format: source.format, to: size) }
+        return source.withUnsafeBytes {
+            resample($0, size: source.size, format: source.format, to: size, kernel: kernel)
+        }
     }
 
     /// A tightly packed raster of `size` pixels of `format` that lives in memory someone else owns (a C
-    /// decoder's canvas), resized to `target` without copying it first.
+    /// decoder's canvas), resized to `target` with `kernel` without copying it first.
     public static func resample(_ raster: UnsafeRawBufferPointer, size: PixelSize, format: PixelFormat,
-                                to target: PixelSize) -> PixelBuffer {
+                                to target: PixelSize, kernel: Kernel = .area) -> PixelBuffer {
         let rowBytes = size.width * format.bytesPerPixel
         precondition(raster.count >= rowBytes * size.height, "the raster is smaller than its size says")
-        let resampler = RowResampler(sourceSize: size, targetSize: target, format: format)
+        let resampler = RowResampler(sourceSize: size, targetSize: target, format: format, kernel: kernel)
         let cancellation = WorkCancellation.current
         for y in 0..<size.height {
             // Polled per band of rows; a cancelled resample stops here and its caller's scope discards it.
@@ -33,13 +36,15 @@ public enum Resampler {
     /// Source rows between two cancellation checks: about a millisecond of work for an 8000-pixel-wide row.
     static let bandRows = 16
 
-    /// Which source samples (and how much of each) make up every destination sample along one axis.
+    /// Which source samples (and how much of each) make up every destination sample along one axis: indices
+    /// ascending and unique, and the first and last never lower than the previous sample's (rows stream in order).
     struct Tap {
         var indices: [Int]
         var weights: [Float]
     }
 
-    static func taps(from source: Int, to destination: Int) -> [Tap] {
+    /// The area filter's taps: the default kernel, which the other kernels' taps (`Resampler+Kernel`) sit beside.
+    static func areaTaps(from source: Int, to destination: Int) -> [Tap] {
         let scale = Double(source) / Double(destination)
         return (0..<destination).map { d in
             if scale >= 1 {
@@ -75,9 +80,9 @@ struct FlatTaps {
     /// Where each destination sample's run starts in ``indices``; one extra entry ends the last run.
     let starts: [Int]
 
-    init(from source: Int, to destination: Int) {
+    init(from source: Int, to destination: Int, kernel: Resampler.Kernel) {
         var indices: [Int] = [], weights: [Float] = [], starts: [Int] = [0]
-        for tap in Resampler.taps(from: source, to: destination) {
+        for tap in Resampler.taps(from: source, to: destination, kernel: kernel) {
             indices += tap.indices
             weights += tap.weights
             starts.append(indices.count)

@@ -2,8 +2,9 @@
 ///
 /// A decoder that produces rows (libpng, giflib, a composited animation canvas) feeds them here and gets its
 /// thumbnail without ever holding the full-size raster: besides the output it keeps one source row and a
-/// few output rows of floats (two when shrinking). The result is exactly what ``Resampler/resample(_:to:)``
-/// gives for the whole raster, byte for byte: the same taps, summed in the same order.
+/// few output rows of floats (two when shrinking with the area filter, a kernel's height with the others). The
+/// result is exactly what ``Resampler/resample(_:to:kernel:)`` gives for the whole raster, byte for byte: the
+/// same taps, summed in the same order.
 ///
 /// ```swift
 /// let resampler = RowResampler(sourceSize: header.size, targetSize: thumbnailSize, format: .rgba8)
@@ -16,6 +17,7 @@ public final class RowResampler {
     public let sourceSize: PixelSize
     public let targetSize: PixelSize
     public let format: PixelFormat
+    public let kernel: Resampler.Kernel
     /// The index of the source row ``consume(_:)`` expects next.
     public private(set) var nextRow = 0
 
@@ -34,15 +36,18 @@ public final class RowResampler {
     /// The lowest output row not yet written, and the lowest not yet opened.
     private var firstOpen = 0, nextToOpen = 0
 
-    /// A resampler from `sourceSize` to `targetSize` (both positive) for rows of `format`.
-    public init(sourceSize: PixelSize, targetSize: PixelSize, format: PixelFormat) {
+    /// A resampler from `sourceSize` to `targetSize` (both positive) for rows of `format`, weighing them with
+    /// `kernel`.
+    public init(sourceSize: PixelSize, targetSize: PixelSize, format: PixelFormat,
+                kernel: Resampler.Kernel = .area) {
         precondition(sourceSize.width > 0 && sourceSize.height > 0 && targetSize.width > 0 && targetSize.height > 0,
                      "RowResampler needs positive sizes")
         self.sourceSize = sourceSize
         self.targetSize = targetSize
         self.format = format
-        xTaps = FlatTaps(from: sourceSize.width, to: targetSize.width)
-        yTaps = FlatTaps(from: sourceSize.height, to: targetSize.height)
+        self.kernel = kernel
+        xTaps = FlatTaps(from: sourceSize.width, to: targetSize.width, kernel: kernel)
+        yTaps = FlatTaps(from: sourceSize.height, to: targetSize.height, kernel: kernel)
         maxValue = format == .rgba8 ? 255 : 65535
         slotCount = yTaps.maximumOverlap(sourceCount: sourceSize.height)
         row = .allocate(capacity: sourceSize.width * 4)
@@ -120,6 +125,10 @@ public final class RowResampler {
 
     /// Output row `d`, complete in its slot, back to straight alpha in ``output``: one division a pixel, none for
     /// an opaque one (most pixels of most images).
+    ///
+    /// Kernels with negative lobes overshoot, in alpha as in colour: every value is clamped to the format's range
+    /// after unpremultiplying, which for colour is clamping it to 0…alpha before (`c · max / a ≤ max` exactly
+    /// when `c ≤ a`), so no colour outgrows its alpha.
     private func store(_ d: Int) {
         let line = slot(d), width = targetSize.width, maxValue = maxValue
         func unpremultiplier(_ alpha: Float) -> Float {
