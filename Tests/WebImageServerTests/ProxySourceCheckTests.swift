@@ -59,3 +59,28 @@ import WebImage
         digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }
+
+/// imgproxy Pro's `crop_aspect_ratio` on the 400×300 fixture: the crop area shrunk (or grown, then fitted) to
+/// the ratio, placed by the crop's gravity as before.
+@Suite struct ProxyCropAspectRatioTests {
+    @Test(arguments: [
+        ("c:200:100/car:1", 100, 100), ("c:200:100/car:1:1", 200, 200), ("c:100:200/car:2", 100, 50),
+        ("c:300:200/car:1:t", 300, 300), ("c:400:100/car:0.5:1", 150, 300), ("c:200:100/car:0", 200, 100),
+        ("w:100/car:2", 100, 75), ("c:0.5:0.5/car:1", 150, 150),
+    ])
+    func cropAreas(options: String, width: Int, height: Int) async throws {
+        try await ProxyOptionTests.withPhoto { harness in
+            let answer = try await harness.get(harness.signedPath(options, source: "/photo.jpg"))
+            #expect(answer.status == 200, "\(options): \(answer.text)")
+            #expect(try answer.image().pixelSize == PixelSize(width: width, height: height), "\(options)")
+        }
+    }
+
+    @Test func theGravityPlacesTheCorrectedArea() throws {
+        var options = ProcessingOptions()
+        try OptionsParser().apply(["c:200:100:nowe:10:20", "car:1"], to: &options)
+        let plan = ProcessingPlan(source: PixelSize(width: 400, height: 300), options: options,
+                                  limits: ProcessingPlan.Limits(maxSide: 10_000, maxPixels: 100_000_000))
+        #expect(plan.region == PixelRect(x: 10, y: 20, width: 100, height: 100))
+    }
+}

@@ -127,3 +127,7 @@ extension ProcessingOptions.Gradient: ResultKeyValue {
 extension ProcessingOptions.Hashsum: ResultKeyValue {
     var keyText: String { "\(algorithm.rawValue):\(hex)" }
 }
+
+extension ProcessingOptions.CropAspectRatio: ResultKeyValue {
+    var keyText: String { "\(ratio.keyText):\(enlarges.keyText)" }
+}

@@ -208,7 +208,8 @@ struct ProcessingPlan: Sendable, Hashable {
     }
 
     /// The `crop` option's region: a side of 0 is the whole side, one below 1 a fraction of it, else pixels
-    /// (whole ones, as imgproxy truncates them); placed by the crop's gravity, else the request's.
+    /// (whole ones, as imgproxy truncates them), brought to `crop_aspect_ratio`'s; placed by the crop's gravity,
+    /// else the request's.
     private static func cropRegion(source: PixelSize, options: ProcessingOptions) -> PixelRect {
         let whole = PixelRect(x: 0, y: 0, width: source.width, height: source.height)
         guard let crop = options.crop else { return whole }
@@ -217,8 +218,9 @@ struct ProcessingPlan: Sendable, Hashable {
             if value >= 1 { return Int(value) }
             return max(1, scaled(length, by: value))
         }
-        let size = PixelSize(width: min(minNonZero(side(crop.width, source.width), source.width), source.width),
+        var size = PixelSize(width: min(minNonZero(side(crop.width, source.width), source.width), source.width),
                              height: min(minNonZero(side(crop.height, source.height), source.height), source.height))
+        if let aspect = options.cropAspectRatio { size = aspect.corrected(size, within: source) }
         guard size != source else { return whole }
         let origin = crop.gravity.map {
             position(size, in: source, gravity: $0, offsetX: crop.offsetX, offsetY: crop.offsetY, offsetScale: 1)

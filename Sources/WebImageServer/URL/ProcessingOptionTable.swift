@@ -88,6 +88,15 @@ enum ProcessingOptionTable {
             }
             options.crop = crop
         },
+        // Only `crop`'s area is corrected (without a crop it changes nothing).
+        spec(["crop_aspect_ratio", "crop_ar", "car"], key: .fields(\.cropAspectRatio))
+        { arguments, options throws(ProxyError) in
+            try arguments.count(1...2)
+            let ratio = try arguments.number(arguments.values[0], in: 0...10_000)
+            var enlarges = false
+            try arguments.set(1, &enlarges, arguments.boolean)
+            options.cropAspectRatio = ratio > 0 ? ProcessingOptions.CropAspectRatio(ratio: ratio, enlarges: enlarges) : nil
+        },
         spec(["trim", "t"], key: .fields(\.trim)) { arguments, options throws(ProxyError) in
             try arguments.count(1...4)
             var trim = ProcessingOptions.Trim(threshold: try arguments.number(arguments.values[0], in: 0...255))
@@ -240,7 +249,7 @@ enum ProcessingOptionTable {
     static let proOnly: [String: [String]] = [
         "unsharp_masking": ["ush"], "watermark_url": ["wmu"], "watermark_text": ["wmt"], "watermark_size": ["wms"],
         "watermark_rotate": ["wm_rot", "wmr"], "watermark_shadow": ["wmsh"], "style": ["st"],
-        "resizing_algorithm": ["ra"], "crop_aspect_ratio": ["crop_ar", "car"], "autoquality": ["aq"],
+        "resizing_algorithm": ["ra"], "autoquality": ["aq"],
         "page": ["pg"], "pages": ["pgs"], "video_thumbnail_second": ["vts"],
         "video_thumbnail_keyframes": ["vtk"], "video_thumbnail_tile": ["vtt"], "video_thumbnail_animation": ["vta"],
         "fallback_image_url": ["fiu"], "dpi": [], "background_alpha": ["bga"],

@@ -123,6 +123,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var gravityOffsetY = 0.0
     /// Default nil: no crop.
     public var crop: Crop?
+    /// Default nil: the crop area as `crop` gives it.
+    public var cropAspectRatio: CropAspectRatio?
     /// Output quality 1…100; 0 (the default) uses ``formatQuality`` or the service's default for the format.
     public var quality = 0
     /// Quality by output format (imgproxy's `format_quality`), used when ``quality`` is 0. Default none.
