@@ -66,6 +66,8 @@ let package = Package(
         .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // poppler 22 through its GLib interface (with cairo, which it renders on): PDF pages from memory.
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        // pango 1.50 on cairo: the service's text watermarks (Pango markup). Its flags carry -pthread too.
+        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         // libjpeg behind a setjmp error handler (incremental decoding).
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng's full and progressive readers report errors by longjmp, which Swift cannot catch.
@@ -114,7 +116,7 @@ let package = Package(
         // Hummingbird router any Hummingbird app can mount.
         .target(name: "WebImageServer",
                 dependencies: ["AWSSigV4", "WebImage", "WebImageCodecs", "WebImageRedis", "WebImageLogging", "CSystemShim",
-                               "Spawning",
+                               "Spawning", "CPango",
                                .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                // Its HTTP/1 child channel, wrapped to check the Host header.

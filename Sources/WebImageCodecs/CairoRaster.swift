@@ -4,9 +4,10 @@ import CPoppler
 import CRSVG
 import WebImageCore
 
-/// A cairo image surface over a raster's own storage, for the SVG and PDF rasterizers: what they draw lands in
-/// the result's pixels, made the model's straight RGBA in place afterwards (no copy).
-enum CairoRaster {
+/// A cairo image surface over a raster's own storage, for the SVG and PDF rasterizers and the service's text
+/// watermarks: what they draw lands in the result's pixels, made the model's straight RGBA in place afterwards
+/// (no copy).
+package enum CairoRaster {
     /// cairo's image surfaces hold at most 32767 pixels a side.
     static let maxSide = 32767
 
@@ -14,8 +15,8 @@ enum CairoRaster {
     /// `draw` a context on it; once `draw` returns nil, the pixels are made straight RGBA
     /// (``AlphaUnpremultiplier/straightRGBA(fromCairoARGB32:)``). Returns the failure's text — cairo's status
     /// when it cannot draw on the surface, or `draw`'s own — or nil.
-    static func draw(into raw: UnsafeMutableRawBufferPointer, size: PixelSize,
-                     _ draw: (_ context: OpaquePointer) -> String?) -> String? {
+    package static func draw(into raw: UnsafeMutableRawBufferPointer, size: PixelSize,
+                             _ draw: (_ context: OpaquePointer) -> String?) -> String? {
         raw.initializeMemory(as: UInt8.self, repeating: 0)
         let surface = cairo_image_surface_create_for_data(raw.baseAddress!.assumingMemoryBound(to: UInt8.self),
                                                           CAIRO_FORMAT_ARGB32, Int32(size.width), Int32(size.height),

@@ -60,15 +60,15 @@ enum TextWatermark {
         var logical = PangoRectangle()
         pango_layout_get_pixel_extents(layout, nil, &logical)
         let width = Int(logical.width), height = Int(logical.height)
-        guard width <= limits.maxSide, height <= limits.maxSide, max(width, 1) * max(height, 1) <= limits.maxPixels
-        else {
+        guard min(width, height) >= 0, max(width, height) <= limits.maxSide,
+              max(width, 1) * max(height, 1) <= limits.maxPixels else {
             throw .badRequest("watermark_text: the text is \(width)×\(height) pixels, over the limit of "
                               + "\(limits.maxSide) a side and \(limits.maxPixels) pixels")
         }
+        let size = PixelSize(width: max(width, 1), height: max(height, 1))
         var failure: String?
-        let pixels = PixelBuffer(width: max(width, 1), height: max(height, 1)) { raw in
-            failure = CairoRaster.draw(into: raw, size: PixelSize(width: max(width, 1), height: max(height, 1))) {
-                cairo in
+        let pixels = PixelBuffer(width: size.width, height: size.height) { raw in
+            failure = CairoRaster.draw(into: raw, size: size) { cairo in
                 cairo_move_to(cairo, -Double(logical.x), -Double(logical.y))
                 pango_cairo_show_layout(cairo, layout)
                 return nil
