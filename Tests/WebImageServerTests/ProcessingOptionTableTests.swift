@@ -23,7 +23,7 @@ import WebImage
         "avif_options": "off", "adjust": "10:1.2:0.5", "brightness": "-20", "contrast": "1.5", "saturation": "0",
         "monochrome": "0.5:f00", "duotone": "1:102030:fafafa", "colorize": "0.3:00ff00:1",
         "gradient": "0.8:fff:left:0.2:0.9", "disable_animation": "1",
-        "crop_aspect_ratio": "1.5:1",
+        "crop_aspect_ratio": "1.5:1", "autoquality": "dssim:0.01:60:90:0.001",
         "hashsum": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
     ]
 

@@ -12,6 +12,7 @@ enum ResultKey {
             spec.key?.text(options).map { spec.keyName + ":" + $0 }
         }
         let defaults = (options.quality > 0 ? "" : encoding.qualityKeyComponent) + encoding.tuningKeyComponent
+            + encoding.autoQuality.keyComponent
         return [source, format.keyComponent, defaults, parts.joined(separator: "/")].joined(separator: "|")
     }
 
@@ -32,6 +33,8 @@ struct EncodingDefaults: Sendable, Hashable {
     var tuning = ImageEncodeTuning()
     /// The palette size a URL's `png_options` quantises to when it names none (`IMGPROXY_PNG_QUANTIZATION_COLORS`).
     var pngQuantizationColors = 256
+    /// The service's autoquality settings, which a URL's `autoquality` may replace.
+    var autoQuality = ImageProxyConfiguration.AutoQuality()
 
     /// The quality of a result in `format`: the URL's, its per-format table's, the configured one's, else the default.
     func quality(for format: ImageFormat, options: ProcessingOptions) -> Int {

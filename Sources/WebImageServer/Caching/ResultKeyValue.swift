@@ -131,3 +131,13 @@ extension ProcessingOptions.Hashsum: ResultKeyValue {
 extension ProcessingOptions.CropAspectRatio: ResultKeyValue {
     var keyText: String { "\(ratio.keyText):\(enlarges.keyText)" }
 }
+
+extension ImageProxyConfiguration.AutoQuality.Method: ResultKeyValue {
+    var keyText: String { rawValue }
+}
+
+extension ProcessingOptions.AutoQuality: ResultKeyValue {
+    var keyText: String {
+        "\(method.keyText):\(target.keyText):\(minQuality.keyText):\(maxQuality.keyText):\(allowedError.keyText)"
+    }
+}

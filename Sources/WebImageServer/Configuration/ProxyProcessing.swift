@@ -39,6 +39,8 @@ extension ImageProxyConfiguration {
         /// imgproxy does: it picks the palette's bit depth, so the palette holds up to 2, 4, 16 or 256 colours.
         /// Default 256.
         public var pngQuantizationColors = 256
+        /// imgproxy Pro's autoquality for every result, which a URL's `autoquality` may replace. Default off.
+        public var autoQuality = AutoQuality()
         /// Convert results to sRGB and drop the colour profile unless the URL says `strip_color_profile:false`
         /// (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE`). Default true.
         public var stripsColorProfile = true
@@ -93,7 +95,7 @@ extension ImageProxyConfiguration {
                 tuning.pngQuantizeColors = 1 << ImageEncodeTuning.pngPaletteBitDepth(colors: pngQuantizationColors)
             }
             return EncodingDefaults(quality: defaultQuality, byFormat: formatQuality, tuning: tuning,
-                                    pngQuantizationColors: pngQuantizationColors)
+                                    pngQuantizationColors: pngQuantizationColors, autoQuality: autoQuality)
         }
 
         public init(presets: [String: String] = [:], defaultQuality: Int = 80,

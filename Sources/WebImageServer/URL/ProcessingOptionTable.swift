@@ -136,6 +136,25 @@ enum ProcessingOptionTable {
         spec(["format", "f", "ext"], key: nil) { arguments, options throws(ProxyError) in
             try arguments.single(&options.format, arguments.format)
         },
+        spec(["autoquality", "aq"], key: .fields(\.autoQuality)) { arguments, options throws(ProxyError) in
+            try arguments.count(1...5)
+            var auto = ProcessingOptions.AutoQuality()
+            if arguments.values[0] == "ml" {
+                throw .badRequest("autoquality:ml needs a neural network model, which this service does not have; "
+                                  + "dssim chooses by the same measure")
+            }
+            try arguments.set(0, &auto.method, arguments.choice)
+            try arguments.set(1, &auto.target) { text throws(ProxyError) in
+                try arguments.number(text, in: 0...Double(Int32.max))
+            }
+            try arguments.set(2, &auto.minQuality) { text throws(ProxyError) in try arguments.integer(text, in: 1...100) }
+            try arguments.set(3, &auto.maxQuality) { text throws(ProxyError) in try arguments.integer(text, in: 1...100) }
+            try arguments.set(4, &auto.allowedError) { text throws(ProxyError) in try arguments.number(text, in: 0...1) }
+            if let low = auto.minQuality, let high = auto.maxQuality, low > high {
+                throw .badRequest("autoquality's minimum quality \(low) is above its maximum \(high)")
+            }
+            options.autoQuality = auto
+        },
         single(["max_bytes", "mb"], \.maxBytes) { arguments, text throws(ProxyError) in
             try arguments.integer(text, in: 0...Int(Int32.max))
         },
@@ -249,7 +268,7 @@ enum ProcessingOptionTable {
     static let proOnly: [String: [String]] = [
         "unsharp_masking": ["ush"], "watermark_url": ["wmu"], "watermark_text": ["wmt"], "watermark_size": ["wms"],
         "watermark_rotate": ["wm_rot", "wmr"], "watermark_shadow": ["wmsh"], "style": ["st"],
-        "resizing_algorithm": ["ra"], "autoquality": ["aq"],
+        "resizing_algorithm": ["ra"],
         "page": ["pg"], "pages": ["pgs"], "video_thumbnail_second": ["vts"],
         "video_thumbnail_keyframes": ["vtk"], "video_thumbnail_tile": ["vtt"], "video_thumbnail_animation": ["vta"],
         "fallback_image_url": ["fiu"], "dpi": [], "background_alpha": ["bga"],

@@ -185,6 +185,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Answer the source's bytes as they came, in its own format, with no processing and no check of its
     /// pixels (imgproxy's `raw`); it must still be an image within the download limits. Default false.
     public var raw = false
+    /// Default: none, the service's autoquality settings.
+    public var autoQuality = AutoQuality()
     /// Lower the quality until the result fits in this many bytes; 0 (the default) means no limit.
     public var maxBytes = 0
     /// The name in `Content-Disposition` before its extension (imgproxy's `filename`); nil (the default): the

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// The shapes of option the table uses; each reads the default it documents from ``ServeSettings/defaults``.
 extension ServeOption {
@@ -27,6 +28,34 @@ extension ServeOption {
         return ServeOption(name: name, variables: variables, kind: .value("N"),
                            help: help + " Default \(shown).", field: field) { settings, given in
             settings[keyPath: keyPath] = unit * (try wholeNumber(given, minimum: minimum, maximum: maxSetting))
+        }
+    }
+
+    /// A number in `range`, with its default printed as Swift prints it.
+    static func decimal(_ name: String, _ variables: [String], _ help: String, field: String,
+                        _ keyPath: WritableKeyPath<ServeSettings, Double> & Sendable,
+                        range: ClosedRange<Double>) -> ServeOption {
+        ServeOption(name: name, variables: variables, kind: .value("N"),
+                    help: help + " Default \(ServeSettings.defaults[keyPath: keyPath]).", field: field) { settings, given in
+            guard let number = Double(given.text), number.isFinite, range.contains(number) else {
+                throw given.failure("give a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            settings[keyPath: keyPath] = number
+        }
+    }
+
+    /// `FORMAT=Q` entries (repeatable; a variable's comma list), each quality 1–100, into `keyPath`'s table.
+    static func formatQualities(_ name: String, _ variables: [String], _ help: String, field: String,
+                                _ keyPath: WritableKeyPath<ServeSettings, [ImageFormat: Int]> & Sendable) -> ServeOption {
+        ServeOption(name: name, variables: variables, kind: .list("FORMAT=Q"), help: help, field: field) { settings, given in
+            for entry in given.values {
+                let parts = entry.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, let format = ImageFormat(fileExtension: String(parts[0]).lowercased()),
+                      format != .undefined, let quality = Int(parts[1]), (1...100).contains(quality) else {
+                    throw CLIFailure(subject: given.origin, reason: "bad value '\(entry)': give FORMAT=QUALITY (e.g. webp=79)")
+                }
+                settings[keyPath: keyPath][format] = quality
+            }
         }
     }
 

@@ -7,7 +7,7 @@ import WebImageServer
 /// Every `webimage serve` option, each declared once, in the order `--help` lists them.
 enum ServeOptions {
     static let all: [ServeOption] = listening + signing + sources + s3 + limits + timeouts + caches + sharedCache
-        + concurrency + processing + encoding + pdf + responses + process + tracing
+        + concurrency + processing + encoding + autoQuality + pdf + responses + process + tracing
 
     static let listening: [ServeOption] = [
         ServeOption(name: "bind", variables: ["WEBIMAGE_BIND", "IMGPROXY_BIND"], kind: .value("HOST:PORT"),
@@ -253,20 +253,10 @@ enum ServeOptions {
                 "Quality when the URL gives none and --format-quality has none for the format (1-100).",
                 field: "configuration.processing.defaultQuality", \.configuration.processing.defaultQuality,
                 maximum: 100),
-        ServeOption(name: "format-quality", variables: ["WEBIMAGE_FORMAT_QUALITY", "IMGPROXY_FORMAT_QUALITY"],
-                    kind: .list("FORMAT=Q"),
-                    help: "Quality of one output format when the URL gives none (repeatable); replaces that format's "
-                        + "default. Default webp=79, avif=63, jxl=77.",
-                    field: "configuration.processing.formatQuality") { settings, given in
-            for entry in given.values {
-                let parts = entry.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, let format = ImageFormat(fileExtension: String(parts[0]).lowercased()),
-                      format != .undefined, let quality = Int(parts[1]), (1...100).contains(quality) else {
-                    throw CLIFailure(subject: given.origin, reason: "bad value '\(entry)': give FORMAT=QUALITY (e.g. webp=79)")
-                }
-                settings.configuration.processing.formatQuality[format] = quality
-            }
-        },
+        .formatQualities("format-quality", ["WEBIMAGE_FORMAT_QUALITY", "IMGPROXY_FORMAT_QUALITY"],
+                         "Quality of one output format when the URL gives none (repeatable); replaces that format's "
+                            + "default. Default webp=79, avif=63, jxl=77.",
+                         field: "configuration.processing.formatQuality", \.configuration.processing.formatQuality),
     ]
 
     static let responses: [ServeOption] = [

@@ -1,8 +1,10 @@
 import WebImage
 
-/// How unlike a reference raster a candidate looks: structural dissimilarity in kornelski's `dssim` convention
-/// (DSSIM = 1/SSIM − 1: 0 for the same pixels, growing without bound), what imgproxy Pro's `autoquality:dssim`
-/// targets (by default 0.02, give or take 0.001) are compared with.
+/// How unlike a reference raster a candidate looks: structural dissimilarity as imgproxy's autoquality guide
+/// defines it (its link: DSSIM = (1 − SSIM) / 2, 0 for the same pixels, at most 1), what imgproxy Pro's
+/// `autoquality:dssim` targets (by default 0.02, give or take 0.002) are compared with. On that scale 0.02 falls
+/// between JPEG qualities 70 and 80 on photos, imgproxy's default range; kornelski's 1/SSIM − 1 would put it
+/// near 85–90.
 ///
 /// Exactly what is computed:
 /// 1. **Lightness.** Each pixel as straight-alpha RGBA8 (16-bit rasters rounded to 8 bits first); red, green
@@ -16,12 +18,8 @@ import WebImage
 ///    e^(−k²/4.5), k = −5…5, normalised to sum 1, applied separably), every pixel a window's centre, the image
 ///    mirrored half-sample symmetrically past its edges (… c b a | a b c …, repeated for sides under 6 pixels);
 ///    SSIM = (2μxμy + C1)(2σxy + C2) / ((μx² + μy² + C1)(σx² + σy² + C2)), C1 = 0.01², C2 = 0.03² (L = 1).
-/// 3. **DSSIM** = 1 / max(S, 2⁻⁵²) − 1, S the mean of the SSIM map over all pixels (as `dssim`, a mean at or
-///    below 0 gives about 4.5 × 10¹⁵ rather than infinity or a negative value).
-///
-/// Not `dssim`'s number to the digit: it compares L*a*b* (chroma pre-blurred) at five scales weighted
-/// 0.028…0.155, with a smaller window, each scale scored by its SSIM map's mean absolute deviation. Same
-/// scale and direction; identical pixels are exactly 0 in both.
+/// 3. **DSSIM** = (1 − S) / 2, S the mean of the SSIM map over all pixels (never below 0: a mean rounded
+///    above 1 is 0).
 ///
 /// O(pixels): two rows' lightness and five row blurs and five column blurs of 11 taps per row, in `Double`; no
 /// allocation per pixel or row, memory a few dozen rows of the width (``StructuralSimilarity``). Polls the
@@ -46,8 +44,8 @@ enum DSSIM {
         return fromSSIM(mean)
     }
 
-    /// 1 / max(`ssim`, 2⁻⁵²) − 1.
+    /// (1 − `ssim`) / 2, at least 0.
     static func fromSSIM(_ ssim: Double) -> Double {
-        1 / max(ssim, .ulpOfOne) - 1
+        max(0, (1 - ssim) / 2)
     }
 }
