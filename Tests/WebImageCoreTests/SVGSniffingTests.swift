@@ -18,6 +18,8 @@ struct SVGSniffingTests {
         "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n" + root,
         "<?xml version=\"1.0\"?>\n<!DOCTYPE svg [\n  <!ENTITY ns \"http://ns.adobe.com/Extensibility/1.0/\">\n"
             + "  <!ENTITY a \"]>\">\n]>\n<!-- comment with <svg inside -->\n" + root,
+        // A comment and a processing instruction in the internal subset may hold a quote or a bracket.
+        "<!DOCTYPE svg [\n  <!-- it's ] --> <?pi \" ?>\n  <!ENTITY b \"b\">\n]>\n" + root,
         // Only the start counts: no closing tag (a truncated file) is still SVG.
         "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"5\" height",
     ])

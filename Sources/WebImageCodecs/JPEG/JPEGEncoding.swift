@@ -6,7 +6,7 @@ import WebImageCore
 /// (``ImageEncodeTuning/jpegSubsampling``), baseline or progressive (``ImageEncodeTuning/jpegProgressive``),
 /// transparency flattened onto a background colour, the EXIF orientation kept in an APP1 segment, an attached ICC
 /// profile in APP2 `ICC_PROFILE` segments and the image's ``Image/metadata`` in APP1 and APP13 segments
-/// (``JPEGMetadata``).
+/// (``JPEGMetadata``); ``ImageEncodeOptions/dpi`` in the JFIF segment (``JPEGDensity``).
 enum JPEGEncoding {
     /// Encodes the first frame as SDWebImage does: quality × 100, shrunk to `maxPixelSize`, and with
     /// `maxFileSize` the highest quality whose output fits (else the smallest output).
@@ -26,6 +26,7 @@ enum JPEGEncoding {
             jpeg = try compress(pixels, quality: quality, subsampled: subsampling.subsamples(atQuality: quality),
                                 flags: flags, handle)
         }
+        if let dpi = options.resolvedDPI { JPEGDensity.setting(dpi, in: &jpeg) }
         // After SOI and the JFIF APP0 segment, which has to come first: EXIF, then the ICC profile.
         var at = 2
         if jpeg.count > 6 && jpeg[2] == 0xFF && jpeg[3] == 0xE0 { at = 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5])) }

@@ -36,6 +36,7 @@ enum PNGChunkType {
     static let fdAT: UInt32 = 0x6664_4154
     static let eXIf: UInt32 = 0x6558_4966
     static let iTXt: UInt32 = 0x6954_5874
+    static let pHYs: UInt32 = 0x7048_5973
 }
 
 /// Walks the chunks of a PNG stream after its signature.

@@ -7,7 +7,8 @@ import WebImageCore
 ///
 /// Output is 8-bit: RGB when no pixel is transparent, RGBA otherwise; 16-bit images are rounded to 8 bits.
 /// An attached ``Image/iccProfile`` is written as an `iCCP` chunk right after IHDR, then ``Image/metadata`` as
-/// `eXIf` and `iTXt` chunks (``PNGMetadata``).
+/// `eXIf` and `iTXt` chunks (``PNGMetadata``), then ``ImageEncodeOptions/dpi`` as `pHYs`: whichever writer made
+/// the stream (libpng, ``PNGFastWriter``, ``PNGPaletteWriter``, ``APNGEncoder``), these are added here.
 enum PNGEncoder {
     static func encode(_ image: Image, options: ImageEncodeOptions) throws -> Data {
         let frames = options.frames(of: image)
@@ -19,6 +20,9 @@ enum PNGEncoder {
                         paletteColors: options.tuning.pngQuantizeColors)
             : try APNGEncoder.encode(rasters, durations: frames.map(\.duration),
                                      loopCount: options.loopCount ?? image.loopCount, alpha: hasAlpha, effort: effort)
+        if let dpi = options.resolvedDPI {
+            png.insert(contentsOf: physicalSizeChunk(dpi: dpi), at: 33)
+        }
         if let metadata = image.metadata {
             png.insert(contentsOf: PNGMetadata.chunks(for: metadata, orientation: image.orientation), at: 33)
         }
@@ -27,6 +31,19 @@ enum PNGEncoder {
             png.insert(contentsOf: try PNGICCWriter.chunk(for: [UInt8](profile)), at: 33)
         }
         return Data(png)
+    }
+
+    /// The `pHYs` chunk for `dpi`: the same pixels per metre (`dpi / 0.0254`, rounded) across and down, unit 1
+    /// (the metre).
+    private static func physicalSizeChunk(dpi: Double) -> [UInt8] {
+        let perMetre = UInt32((dpi / 0.0254).rounded())
+        var body: [UInt8] = []
+        body.appendBigEndian(perMetre)
+        body.appendBigEndian(perMetre)
+        body.append(1)
+        var writer = PNGChunkWriter()
+        writer.append(PNGChunkType.pHYs, body)
+        return Array(writer.bytes.dropFirst(PNGSignature.bytes.count))
     }
 
     /// One PNG stream of an RGBA8 raster, with an alpha channel only when `alpha`; an interlaced one is

@@ -29,11 +29,17 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// Per-format settings (progressive JPEG, interlaced or palette PNG, WebP method and preset, AVIF speed,
     /// JPEG XL effort) that replace the effort's for their format. Default: none set.
     public var tuning: ImageEncodeTuning
+    /// The resolution written into the file's own resolution field, in dots per inch, clamped to 1…65535:
+    /// JPEG's JFIF APP0 segment (units 1, the density rounded; a segment is added when there is none) and PNG's
+    /// `pHYs` chunk (pixels per metre, `dpi / 0.0254` rounded, unit 1; an icon's PNG entry too). Other formats
+    /// are written as without it (WebP, AVIF, HEIC and JPEG XL carry a resolution only in EXIF, which this does
+    /// not touch). Default nil: nothing written (TurboJPEG's JFIF says 1:1 with no unit; a PNG has no `pHYs`).
+    public var dpi: Double?
 
     public init(quality: Double = 1, lossless: Bool = false, backgroundColor: RGBAColor? = nil,
                 maxPixelSize: PixelSize? = nil, maxFileSize: Int? = nil, firstFrameOnly: Bool = false,
                 loopCount: Int? = nil, effort: ImageEncodeEffort? = nil,
-                tuning: ImageEncodeTuning = ImageEncodeTuning()) {
+                tuning: ImageEncodeTuning = ImageEncodeTuning(), dpi: Double? = nil) {
         self.quality = min(1, max(0, quality.isFinite ? quality : 1))
         self.lossless = lossless
         self.backgroundColor = backgroundColor
@@ -43,6 +49,7 @@ public struct ImageEncodeOptions: Sendable, Hashable {
         self.loopCount = loopCount
         self.effort = effort
         self.tuning = tuning
+        self.dpi = dpi
     }
 
     /// The frames an encoder writes: the first alone (with ``firstFrameOnly`` or `firstOnly`) or all of them,
@@ -60,6 +67,12 @@ public struct ImageEncodeOptions: Sendable, Hashable {
 
     /// The effort the encoders apply: ``effort``, or ``ImageEncodeEffort/balanced`` when unset.
     public var resolvedEffort: ImageEncodeEffort { effort ?? .balanced }
+
+    /// ``dpi`` as the encoders write it: clamped to 1…65535 (infinity to 65535); nil when unset or NaN.
+    public var resolvedDPI: Double? {
+        guard let dpi, !dpi.isNaN else { return nil }
+        return min(65535, max(1, dpi))
+    }
 
     /// These options with ``effort`` set to `effort` when it is unset (an explicit choice is kept).
     public func withDefaultEffort(_ effort: ImageEncodeEffort) -> ImageEncodeOptions {

@@ -4,12 +4,18 @@
 ///
 /// Looking for the root rather than a closing `</svg>` at the end accepts files with trailing text (a comment,
 /// whitespace, a truncated download) and refuses HTML or XML that merely mentions `</svg>`.
-enum SVGSniffing {
+package enum SVGSniffing {
     /// How far the root element is looked for: real prologs (an editor's comment, a doctype with a few
     /// entities) are far shorter.
     static let prefixLength = 4096
 
     static func isSVG(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        rootOffset(bytes) != nil
+    }
+
+    /// Where the root element's `<svg` starts when the bytes are an SVG document, else nil: what a change made
+    /// at the root (the service's `style`) finds it with, so it applies to exactly what sniffs as SVG.
+    package static func rootOffset(_ bytes: UnsafeRawBufferPointer) -> Int? {
         let text = bytes.prefix(prefixLength)
         var index = text.startIndex
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
@@ -19,40 +25,52 @@ enum SVGSniffing {
         func hasPrefix(_ string: String) -> Bool {
             text[index...].starts(with: string.utf8)
         }
-        /// Moves past the next `terminator`; false when the prefix ends first.
-        func skip(past terminator: String) -> Bool {
-            let needle = Array(terminator.utf8)
-            while index + needle.count <= text.endIndex {
-                if text[index...].starts(with: needle) {
-                    index += needle.count
-                    return true
-                }
-                index += 1
-            }
-            return false
-        }
         while true {
             skipWhitespace()
             if hasPrefix("<?") {
-                guard skip(past: "?>") else { return false }
+                guard skip(past: "?>", in: text, from: &index) else { return nil }
             } else if hasPrefix("<!--") {
-                guard skip(past: "-->") else { return false }
+                guard skip(past: "-->", in: text, from: &index) else { return nil }
             } else if hasPrefix("<!DOCTYPE") || hasPrefix("<!doctype") {
-                guard skipDoctype(text, from: &index) else { return false }
+                guard skipDoctype(text, from: &index) else { return nil }
             } else if hasPrefix("<svg") {
                 let next = index + 4
-                return next < text.endIndex && [0x20, 0x09, 0x0D, 0x0A, 0x3E, 0x2F].contains(text[next])
+                let delimited = next < text.endIndex && [0x20, 0x09, 0x0D, 0x0A, 0x3E, 0x2F].contains(text[next])
+                return delimited ? index : nil
             } else {
-                return false
+                return nil
             }
         }
     }
 
-    /// Moves past a doctype's closing `>`, skipping quoted strings and its `[…]` internal subset.
+    /// Moves past the next `terminator`; false when the prefix ends first.
+    private static func skip(past terminator: String, in text: UnsafeRawBufferPointer.SubSequence,
+                             from index: inout Int) -> Bool {
+        let needle = Array(terminator.utf8)
+        while index + needle.count <= text.endIndex {
+            if text[index...].starts(with: needle) {
+                index += needle.count
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// Moves past a doctype's closing `>`, skipping quoted strings and its `[…]` internal subset, and the
+    /// comments and processing instructions in it (whose text may hold a quote or a bracket).
     private static func skipDoctype(_ text: UnsafeRawBufferPointer.SubSequence, from index: inout Int) -> Bool {
         var depth = 0
         var quote: UInt8?
         while index < text.endIndex {
+            if quote == nil, depth > 0, text[index...].starts(with: "<!--".utf8) {
+                guard skip(past: "-->", in: text, from: &index) else { return false }
+                continue
+            }
+            if quote == nil, depth > 0, text[index...].starts(with: "<?".utf8) {
+                guard skip(past: "?>", in: text, from: &index) else { return false }
+                continue
+            }
             let byte = text[index]
             index += 1
             if let open = quote {
