@@ -5,6 +5,8 @@ import WebImage
 /// One checked request: what to fetch, what to do, in which format, under which key.
 struct ProxyJob: Sendable {
     var source: URL
+    /// `watermark_url`'s image, checked as a source is.
+    var watermarkSource: URL?
     var options: ProcessingOptions
     var format: FormatChoice
     var key: String
@@ -42,17 +44,22 @@ extension ImageProxy {
         var options = baseOptions
         try parser.apply(parsed.optionSegments, to: &options)
         try Self.checkExpiry(options)
-        let scheme = parsed.source.prefix { $0 != ":" }.lowercased()
-        let source = switch scheme {
-        case "local": try LocalSource.check(parsed.source, root: sources.local, policy: configuration.sources.policy)
-        case "s3": try S3Object.check(parsed.source, store: configuration.sources.s3, policy: configuration.sources.policy)
-        default: try configuration.sources.policy.check(parsed.source)
-        }
+        let source = try checkedSource(parsed.source)
+        let watermarkSource = try options.watermarkImage.url.map { url throws(ProxyError) in try checkedSource(url) }
         let format = FormatChoice(explicit: options.format ?? parsed.extensionFormat, accept: accept,
                                   negotiation: configuration.responses.negotiation, preferred: preferredFormats)
         let key = ResultKey.make(source: source.absoluteString, options: options, format: format,
                                  encoding: configuration.processing.encodingDefaults)
-        return ProxyJob(source: source, options: options, format: format, key: key)
+        return ProxyJob(source: source, watermarkSource: watermarkSource, options: options, format: format, key: key)
+    }
+
+    /// A source URL (the image's, or a watermark's) checked against the sources' policy, by scheme.
+    private func checkedSource(_ text: String) throws(ProxyError) -> URL {
+        switch text.prefix(while: { $0 != ":" }).lowercased() {
+        case "local": try LocalSource.check(text, root: sources.local, policy: configuration.sources.policy)
+        case "s3": try S3Object.check(text, store: configuration.sources.s3, policy: configuration.sources.policy)
+        default: try configuration.sources.policy.check(text)
+        }
     }
 
     private func checkSignature(_ path: ProxyPath) throws(ProxyError) {
@@ -122,10 +129,18 @@ extension ImageProxy {
     }
 
     private func process(_ job: ProxyJob, until deadline: WorkDeadline) async throws(ProxyError) -> ProcessedResult {
-        let processor = self.processor, statistics = self.statistics
+        let processor = self.processor, statistics = self.statistics, sources = self.sources
+        // A watermark's image is fetched (and cached) as a source is, before a worker slot is taken.
+        var watermark: SourceBytes?
+        if let url = job.watermarkSource {
+            watermark = try await deadline.bound(timeout: .processingTimeout) { () async throws(ProxyError) in
+                try await sources.data(for: url)
+            }
+        }
+        let mark = watermark
         let result = try await withSource(job.source, until: deadline) { source throws(ProxyError) in
             let made = try processor.process(source, options: job.options, format: job.format,
-                                             timing: statistics.instruments)
+                                             timing: statistics.instruments, watermark: mark)
             statistics.record(\.encodes)
             return ProcessedResult(data: made.data, format: made.format)
         }

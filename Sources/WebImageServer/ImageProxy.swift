@@ -107,6 +107,7 @@ public final class ImageProxy: Sendable {
                                        WatermarkStep(image: $0.pixels.converted(to: .rgba8),
                                                      opacity: configuration.processing.watermarkOpacity)
                                    },
+                                   watermarkOpacity: configuration.processing.watermarkOpacity,
                                    animation: ImageProcessor.AnimationLimits(
                                        maxFrames: configuration.limits.maxAnimationFrames,
                                        maxFramePixels: configuration.limits.maxAnimationFramePixels),

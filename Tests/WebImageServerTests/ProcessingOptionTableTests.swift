@@ -24,6 +24,8 @@ import WebImage
         "monochrome": "0.5:f00", "duotone": "1:102030:fafafa", "colorize": "0.3:00ff00:1",
         "gradient": "0.8:fff:left:0.2:0.9", "disable_animation": "1",
         "crop_aspect_ratio": "1.5:1", "autoquality": "dssim:0.01:60:90:0.001",
+        "watermark_url": "aHR0cHM6Ly9leGFtcGxlLmNvbS9tLnBuZw", "watermark_text": "SGk", "watermark_size": "40:0",
+        "watermark_rotate": "45", "watermark_shadow": "2",
         "hashsum": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
     ]
 

@@ -12,8 +12,10 @@ struct ImageProcessor: Sendable {
     let maxSourcePixels: Int
     let limits: ProcessingPlan.Limits
     let encoding: EncodingDefaults
-    /// The operator's watermark; nil: `watermark` draws nothing, as in imgproxy.
+    /// The operator's watermark; nil: `watermark` draws nothing unless the URL gives an image, as in imgproxy.
     var watermark: WatermarkStep?
+    /// Multiplies every watermark's opacity (`IMGPROXY_WATERMARK_OPACITY`), a URL's image's too. Default 1.
+    var watermarkOpacity = 1.0
     /// How much of an animation is processed.
     var animation = AnimationLimits()
     /// How SVG sources are answered.
@@ -31,7 +33,8 @@ struct ImageProcessor: Sendable {
     /// The encoded result of `options` applied to the source and its format (`choice` resolved for the source),
     /// each stage timed by `timing`. The header is read here only when fetching the source did not already.
     func process(_ source: SourceBytes, options: ProcessingOptions, format choice: FormatChoice,
-                 timing: ProxyInstruments) throws(ProxyError) -> (data: Data, format: ImageFormat) {
+                 timing: ProxyInstruments, watermark custom: SourceBytes? = nil)
+        throws(ProxyError) -> (data: Data, format: ImageFormat) {
         try options.hashsum?.check(source.data)
         let source = try inflatingSVGZ(source, options: options)
         let header = try header(of: source)
@@ -86,7 +89,8 @@ struct ImageProcessor: Sendable {
             stored = image.pixels.size
         }
         let result = try timing.time(.process) { [image, stored, options] _ throws(ProxyError) in
-            try transform(image, storedSize: stored, plan: plan, options: options)
+            try transform(image, storedSize: stored, plan: plan, options: options,
+                          watermark: options.watermark == nil ? nil : try watermarkStep(for: options, custom: custom))
         }
         let format = named ?? choice.fallback(for: result)
         let bytes = try timing.time(.encode) { [options] span throws(ProxyError) in
@@ -104,7 +108,7 @@ struct ImageProcessor: Sendable {
     /// Orientation, rotation, crop and resize of every frame (as `plan`, made on the source's upright size,
     /// says), then the filters.
     private func transform(_ image: Image, storedSize: PixelSize, plan: ProcessingPlan,
-                           options: ProcessingOptions) throws(ProxyError) -> Image {
+                           options: ProcessingOptions, watermark: WatermarkStep?) throws(ProxyError) -> Image {
         let orientation = options.autoRotate ? image.orientation : .up
         let upright = uprightSize(storedSize, orientation: orientation, rotate: options.rotate)
         // The header told the orientation the plan was made for; a decoder that reports another (a damaged
@@ -121,7 +125,7 @@ struct ImageProcessor: Sendable {
             frames.append(ImageFrame(pixels: pixels, duration: frame.duration))
         }
         return try filter(Image(frames: frames, loopCount: image.loopCount, iccProfile: image.iccProfile),
-                          plan: plan, options: options)
+                          plan: plan, options: options, watermark: watermark)
     }
 
     /// The size the plan resizes the whole source to, in stored orientation, when it resizes the whole source
@@ -190,7 +194,8 @@ struct ImageProcessor: Sendable {
 
     /// Tone, blur, sharpen and pixelate (imgproxy's `applyFilters`), then the canvas the plan extends and pads
     /// the result to, the background, the colour overlays and the watermark.
-    private func filter(_ image: Image, plan: ProcessingPlan, options: ProcessingOptions) throws(ProxyError) -> Image {
+    private func filter(_ image: Image, plan: ProcessingPlan, options: ProcessingOptions,
+                        watermark: WatermarkStep?) throws(ProxyError) -> Image {
         var image = Self.adjustingTone(image, options: options)
         if options.blur > 0, let blurred = ImageTransformers.Blur(radius: options.blur).transform(image, forKey: "") {
             image = blurred

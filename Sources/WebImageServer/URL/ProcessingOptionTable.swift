@@ -4,8 +4,8 @@ import WebImage
 /// option enters the result key: the fields it owns (`key: .fields(...)`, or the field `single` and `flag` set),
 /// or nil where other options own its fields (`resize`, `size`) or its effect is `.request`.
 enum ProcessingOptionTable {
-    static let all: [ProcessingOptionSpec] = geometry + output + encoders + filters + tone + source + request
-        + headers + security
+    static let all: [ProcessingOptionSpec] = geometry + output + encoders + filters + watermarks + tone + source
+        + request + headers + security
 
     /// Each name and alias to its option.
     static let byName: [String: ProcessingOptionSpec] = Dictionary(
@@ -266,8 +266,7 @@ enum ProcessingOptionTable {
 
     /// imgproxy Pro's options not carried out yet, each with its aliases: refused by name (400).
     static let proOnly: [String: [String]] = [
-        "unsharp_masking": ["ush"], "watermark_url": ["wmu"], "watermark_text": ["wmt"], "watermark_size": ["wms"],
-        "watermark_rotate": ["wm_rot", "wmr"], "watermark_shadow": ["wmsh"], "style": ["st"],
+        "unsharp_masking": ["ush"], "style": ["st"],
         "resizing_algorithm": ["ra"],
         "page": ["pg"], "pages": ["pgs"], "video_thumbnail_second": ["vts"],
         "video_thumbnail_keyframes": ["vtk"], "video_thumbnail_tile": ["vtt"], "video_thumbnail_animation": ["vta"],

@@ -204,6 +204,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var avifOptions = AVIFOptions()
     /// Default nil: no watermark.
     public var watermark: Watermark?
+    /// Default: the operator's image, as it is.
+    public var watermarkImage = WatermarkImage()
     /// Default nil: no trim. Animations are not trimmed, as in imgproxy.
     public var trim: Trim?
     /// Default none.
