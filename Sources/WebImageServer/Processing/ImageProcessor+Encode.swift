@@ -17,7 +17,8 @@ extension ImageProcessor {
         func encodeOptions(quality: Int) -> ImageEncodeOptions {
             ImageEncodeOptions(quality: Double(quality) / 100, backgroundColor: options.background,
                                maxFileSize: options.maxBytes > 0 ? options.maxBytes : nil,
-                               firstFrameOnly: !FormatChoice.writesAnimation(format), tuning: tuning)
+                               firstFrameOnly: !FormatChoice.writesAnimation(format), tuning: tuning,
+                               dpi: options.dpi > 0 ? options.dpi : nil)
         }
         do {
             let auto = options.autoQuality.applied(to: encoding.autoQuality)

@@ -36,8 +36,11 @@ struct ImageProcessor: Sendable {
                  timing: ProxyInstruments, watermark custom: SourceBytes? = nil)
         throws(ProxyError) -> (data: Data, format: ImageFormat) {
         try options.hashsum?.check(source.data)
-        let source = try inflatingSVGZ(source, options: options)
+        var source = try inflatingSVGZ(source, options: options)
         let header = try header(of: source)
+        if header.format == .svg, let css = options.style {
+            source = SourceBytes(data: try SVGStyleInjection.prepending(css: css, to: source.data), header: header)
+        }
         // imgproxy's `raw`: the source as it came, whatever the URL asks, without looking at its pixels.
         if options.raw { return (source.data, header.format) }
         if header.format == .svg, let answer = try svgAnswer(source, choice: choice, options: options) { return answer }

@@ -1,9 +1,16 @@
+import Foundation
 import WebImage
 
 extension ProcessingOptionTable {
-    /// imgproxy Pro's options about the source: its animation and its digest.
+    /// imgproxy Pro's options about the source: its animation, an SVG's style sheet and its digest.
     static let source: [ProcessingOptionSpec] = [
         flag(["disable_animation", "da"], \.disableAnimation),
+        single(["style", "st"], \.style) { arguments, text throws(ProxyError) in
+            guard let bytes = Base64URL.decode(text), let css = String(bytes: bytes, encoding: .utf8) else {
+                throw .badRequest("style takes base64url-encoded UTF-8 CSS")
+            }
+            return css
+        },
         spec(["hashsum", "hs"], key: .fields(\.hashsum)) { arguments, options throws(ProxyError) in
             try arguments.count(1...2)
             guard arguments.values[0] != "none" else {

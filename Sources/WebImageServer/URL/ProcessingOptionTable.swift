@@ -170,6 +170,7 @@ enum ProcessingOptionTable {
                 return format
             })
         },
+        single(["dpi"], \.dpi) { arguments, text throws(ProxyError) in try arguments.number(text, in: 0...65535) },
         flag(["strip_metadata", "sm"], \.stripMetadata),
         flag(["strip_color_profile", "scp"], \.stripColorProfile),
         // The copyright is kept or not only from stripped metadata.
@@ -266,11 +267,11 @@ enum ProcessingOptionTable {
 
     /// imgproxy Pro's options not carried out yet, each with its aliases: refused by name (400).
     static let proOnly: [String: [String]] = [
-        "unsharp_masking": ["ush"], "style": ["st"],
+        "unsharp_masking": ["ush"],
         "resizing_algorithm": ["ra"],
         "page": ["pg"], "pages": ["pgs"], "video_thumbnail_second": ["vts"],
         "video_thumbnail_keyframes": ["vtk"], "video_thumbnail_tile": ["vtt"], "video_thumbnail_animation": ["vta"],
-        "fallback_image_url": ["fiu"], "dpi": [], "background_alpha": ["bga"],
+        "fallback_image_url": ["fiu"], "background_alpha": ["bga"],
         "blur_areas": ["ba"], "progressive_blur": ["pbl"], "color_profile": ["cp", "icc"], "bypass_cache": ["bc"],
         "cache_tags": ["ct"],
     ]

@@ -185,6 +185,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Answer the source's bytes as they came, in its own format, with no processing and no check of its
     /// pixels (imgproxy's `raw`); it must still be an image within the download limits. Default false.
     public var raw = false
+    /// The result's resolution in dots per inch, written in JPEG's JFIF segment and PNG's `pHYs` chunk (imgproxy
+    /// Pro's `dpi`); 0 (the default) leaves it as the encoder writes it.
+    public var dpi = 0.0
+    /// CSS put first in an SVG source's root element before it is sanitised and drawn (imgproxy Pro's `style`);
+    /// other sources ignore it. Default nil.
+    public var style: String?
     /// Default: none, the service's autoquality settings.
     public var autoQuality = AutoQuality()
     /// Lower the quality until the result fits in this many bytes; 0 (the default) means no limit.
