@@ -63,3 +63,40 @@ import WebImage
         }
     }
 }
+
+/// imgproxy Pro's `resizing_algorithm` over real HTTP, on one-pixel stripes that each kernel treats its own way.
+@Suite struct ProxyResizingAlgorithmTests {
+    static let stripes = PixelBuffer(width: 40, height: 8) { out in
+        for i in stride(from: 0, to: out.count, by: 4) {
+            let value: UInt8 = (i / 4) % 2 == 0 ? 0 : 255
+            (out[i], out[i + 1], out[i + 2], out[i + 3]) = (value, value, value, 255)
+        }
+    }
+
+    @Test func eachKernelResizes() async throws {
+        try await ProxyHarness.with(ProxyHarness.configuration()) { harness in
+            harness.serve("/s.png", try Fixtures.encode(Image(pixels: Self.stripes), .png), contentType: "image/png")
+            func row(_ options: String) async throws -> [UInt8] {
+                let answer = try await harness.get(harness.signedPath("w:20/" + options, source: "/s.png", ext: "png"))
+                #expect(answer.status == 200, "\(options): \(answer.text)")
+                let image = try answer.image()
+                return (0..<image.pixelSize.width).map { image.pixels.rgba8(x: $0, y: 2)[0] }
+            }
+            // Area and linear average each pair; nearest picks one of the two (libvips: the second).
+            #expect(try await row("fl:0").allSatisfy { (127...128).contains($0) })
+            let linear = try await row("ra:linear")
+            // The stretched triangle reaches past the edges, where the edge pixel repeats (as libvips extends).
+            #expect(linear[1..<19].allSatisfy { $0 == 128 } && linear.first == 96 && linear.last == 159, "\(linear)")
+            #expect(try await row("ra:nearest") == Array(repeating: 255, count: 20))
+            let lanczos = try await row("ra:lanczos3")
+            #expect(lanczos.allSatisfy { (100...155).contains($0) }, "\(lanczos)")
+        }
+    }
+
+    @Test func badAlgorithmsAreRefused() {
+        var options = ProcessingOptions()
+        #expect(throws: ProxyError.badRequest("resizing_algorithm takes nearest, linear, cubic, lanczos2 or lanczos3, not 'area'")) {
+            try OptionsParser().apply(["ra:area"], to: &options)
+        }
+    }
+}

@@ -141,3 +141,7 @@ extension ProcessingOptions.AutoQuality: ResultKeyValue {
         "\(method.keyText):\(target.keyText):\(minQuality.keyText):\(maxQuality.keyText):\(allowedError.keyText)"
     }
 }
+
+extension Resampler.Kernel: ResultKeyValue {
+    var keyText: String { rawValue }
+}

@@ -78,8 +78,12 @@ struct ImageProcessor: Sendable {
         let keepsProfile = !options.stripColorProfile && (named.map(Self.carriesProfile) ?? false)
         var image = try timing.time(.decode) { [options] span throws(ProxyError) in
             if span.isRecording { span.attributes[ImageProxySpans.Attribute.format] = header.format.rawValue }
-            return try decode(source.data, header: header, scale: trims || thumbnail ? 1 : plan.scale,
-                              exactSize: trims || thumbnail || vector ? nil
+            // A kernel of the URL's resizes from a decode at about twice the size (libvips' shrink-on-load
+            // keeps such a margin), not from the decoder's own box reduction to the exact size.
+            let kernel = options.resizingAlgorithm != nil
+            return try decode(source.data, header: header,
+                              scale: trims || thumbnail ? 1 : kernel ? min(1, plan.scale * 2) : plan.scale,
+                              exactSize: trims || thumbnail || vector || kernel ? nil
                                   : storedResize(plan, upright: upright, orientation: options.autoRotate
                                                  ? header.orientation : .up, rotate: options.rotate),
                               frames: keepsFrames ? frames : 1, keepsProfile: keepsProfile, thumbnail: thumbnail,
@@ -177,7 +181,8 @@ struct ImageProcessor: Sendable {
             smart.region = origin
             (region.x, region.y) = origin
         }
-        let resized = Resampler.resample(pixels.cropped(to: region), to: plan.scaled)
+        let resized = Resampler.resample(pixels.cropped(to: region), to: plan.scaled,
+                                         kernel: options.resizingAlgorithm ?? .area)
         let flip: ImageOrientation = switch (options.flipHorizontally, options.flipVertically) {
         case (true, true): .down
         case (true, false): .upMirrored

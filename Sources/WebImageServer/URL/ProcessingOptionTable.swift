@@ -31,6 +31,12 @@ enum ProcessingOptionTable {
         single(["resizing_type", "rt"], \.resizingType) { arguments, text throws(ProxyError) in
             try arguments.resizingType(text)
         },
+        single(["resizing_algorithm", "ra"], \.resizingAlgorithm) { arguments, text throws(ProxyError) in
+            guard let kernel = Resampler.Kernel(rawValue: text.lowercased()), kernel != .area else {
+                throw .badRequest("resizing_algorithm takes nearest, linear, cubic, lanczos2 or lanczos3, not '\(text)'")
+            }
+            return kernel
+        },
         single(["width", "w"], \.width) { arguments, text throws(ProxyError) in try arguments.dimension(text) },
         single(["height", "h"], \.height) { arguments, text throws(ProxyError) in try arguments.dimension(text) },
         flag(["enlarge", "el"], \.enlarge),
@@ -267,13 +273,10 @@ enum ProcessingOptionTable {
 
     /// imgproxy Pro's options not carried out yet, each with its aliases: refused by name (400).
     static let proOnly: [String: [String]] = [
-        "unsharp_masking": ["ush"],
-        "resizing_algorithm": ["ra"],
-        "page": ["pg"], "pages": ["pgs"], "video_thumbnail_second": ["vts"],
+        "unsharp_masking": ["ush"], "page": ["pg"], "pages": ["pgs"], "video_thumbnail_second": ["vts"],
         "video_thumbnail_keyframes": ["vtk"], "video_thumbnail_tile": ["vtt"], "video_thumbnail_animation": ["vta"],
-        "fallback_image_url": ["fiu"], "background_alpha": ["bga"],
-        "blur_areas": ["ba"], "progressive_blur": ["pbl"], "color_profile": ["cp", "icc"], "bypass_cache": ["bc"],
-        "cache_tags": ["ct"],
+        "fallback_image_url": ["fiu"], "background_alpha": ["bga"], "blur_areas": ["ba"], "progressive_blur": ["pbl"],
+        "color_profile": ["cp", "icc"], "bypass_cache": ["bc"], "cache_tags": ["ct"],
     ]
 
     /// imgproxy Pro's options that act on detected objects, each with its aliases: refused (400) with the

@@ -98,6 +98,10 @@ public struct ProcessingOptions: Sendable, Hashable {
 
     /// Default ``ResizingType/fit``.
     public var resizingType: ResizingType = .fit
+    /// The resampling kernel of the resize (imgproxy Pro's `resizing_algorithm`: `nearest`, `linear`, `cubic`,
+    /// `lanczos2`, `lanczos3`, as libvips has them); nil (the default): the service's area filter (box
+    /// averaging when shrinking, bilinear when enlarging).
+    public var resizingAlgorithm: Resampler.Kernel?
     /// Target width in pixels; 0 (the default) follows the height and the aspect ratio.
     public var width = 0
     /// Target height in pixels; 0 (the default) follows the width and the aspect ratio.
