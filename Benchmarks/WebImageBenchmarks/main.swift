@@ -28,6 +28,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("tracing", TracingBenchmark.run),
     ("library-logs", LibraryLogsBenchmark.run),
     ("serve-limit", ServeLimitBenchmark.run),
+    ("autoquality", AutoQualityBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -34,7 +34,7 @@ extension ImageProxyConfiguration {
         public init() {}
 
         /// The quality range for `format`.
-        func range(for format: ImageFormat) -> ClosedRange<Int> {
+        package func range(for format: ImageFormat) -> ClosedRange<Int> {
             let low = formatMinQuality[format] ?? minQuality, high = formatMaxQuality[format] ?? maxQuality
             return min(low, high)...max(low, high)
         }

@@ -4,12 +4,12 @@ import WebImageCodecs
 /// imgproxy Pro's `autoquality` searches over an encoder's quality, as functions of an `encode` (and a
 /// `measure`): the service passes closures that encode its result and measure a candidate, tests fakes. Each
 /// answer says how many encodes it took.
-enum AutoQualitySearch {
+package enum AutoQualitySearch {
     /// `autoquality:size`: the highest quality in `range` whose output is at most `target` bytes; when none is,
     /// the smallest output tried (the lowest quality's, sizes falling with quality). The top of the range is
     /// tried first (one encode when it fits), then a binary search below it (`QualitySearch`, what
     /// `max_bytes` does in the encoders): at most ⌊log₂(n − 1)⌋ + 2 encodes for n > 1 qualities, 1 for one.
-    static func bySize(target bytes: Int, range: ClosedRange<Int>,
+    package static func bySize(target bytes: Int, range: ClosedRange<Int>,
                        encode: (Int) throws -> Data) throws -> (quality: Int, data: Data, encodes: Int) {
         var encodes = 0
         let found = try QualitySearch.largestFittingQuality(bytes, requested: range.upperBound,
@@ -25,7 +25,7 @@ enum AutoQualitySearch {
     /// is within `allowedError` of `target`; when even the top of the range is above, the top's output. At
     /// most ⌊log₂ n⌋ + 1 encodes (and as many measures) for n qualities: 7 for 10…100. A NaN measure counts
     /// as above the target.
-    static func byDSSIM(target: Double, allowedError: Double, range: ClosedRange<Int>,
+    package static func byDSSIM(target: Double, allowedError: Double, range: ClosedRange<Int>,
                         encode: (Int) throws -> Data,
                         measure: (Data) throws -> Double) throws -> (quality: Int, data: Data, dssim: Double, encodes: Int) {
         typealias Probe = (quality: Int, data: Data, dssim: Double)

@@ -24,13 +24,13 @@ import WebImage
 /// O(pixels): two rows' lightness and five row blurs and five column blurs of 11 taps per row, in `Double`; no
 /// allocation per pixel or row, memory a few dozen rows of the width (``StructuralSimilarity``). Polls the
 /// worker's ``WorkCancellation`` every ``RasterOps/rowsPerCheck`` rows.
-enum DSSIM {
+package enum DSSIM {
     /// The dissimilarity of `candidate` to `reference`.
     ///
     /// - Precondition: both have the same width and height (a caller comparing a decoded encode checks the
     ///   decoded size first and fails its own way: a different size is a wrong encode, not a distance).
     /// - Throws: ``WebImageError/cancelled`` when the worker's ``WorkCancellation`` stopped it.
-    static func dissimilarity(_ reference: PixelBuffer, _ candidate: PixelBuffer) throws(WebImageError) -> Double {
+    package static func dissimilarity(_ reference: PixelBuffer, _ candidate: PixelBuffer) throws(WebImageError) -> Double {
         precondition(reference.size == candidate.size,
                      "DSSIM compares rasters of one size, not \(reference.size) and \(candidate.size)")
         let first = reference.converted(to: .rgba8), second = candidate.converted(to: .rgba8)
