@@ -12,7 +12,7 @@ enum ResultKey {
             spec.key?.text(options).map { spec.keyName + ":" + $0 }
         }
         let defaults = (options.quality > 0 ? "" : encoding.qualityKeyComponent) + encoding.tuningKeyComponent
-            + encoding.autoQuality.keyComponent
+            + encoding.autoQuality.keyComponent + encoding.unsharpKeyComponent
         return [source, format.keyComponent, defaults, parts.joined(separator: "/")].joined(separator: "|")
     }
 
@@ -35,6 +35,8 @@ struct EncodingDefaults: Sendable, Hashable {
     var pngQuantizationColors = 256
     /// The service's autoquality settings, which a URL's `autoquality` may replace.
     var autoQuality = ImageProxyConfiguration.AutoQuality()
+    /// The service's unsharp masking, which a URL's `unsharp_masking` may replace.
+    var unsharpMasking = ImageProxyConfiguration.UnsharpMasking()
 
     /// The quality of a result in `format`: the URL's, its per-format table's, the configured one's, else the default.
     func quality(for format: ImageFormat, options: ProcessingOptions) -> Int {
@@ -45,6 +47,11 @@ struct EncodingDefaults: Sendable, Hashable {
     /// The encoders' settings for a result made with `options` (which may replace some per URL).
     func tuning(for options: ProcessingOptions) -> ImageEncodeTuning {
         options.encoderTuning(over: tuning, quantizationColors: pngQuantizationColors)
+    }
+
+    /// The service's unsharp masking, when it is on.
+    var unsharpKeyComponent: String {
+        unsharpMasking.mode == .none ? "" : ";ush\(unsharpMasking.mode.rawValue),\(unsharpMasking.weight),\(unsharpMasking.divider)"
     }
 
     /// The qualities, which count only for a URL that gives none.

@@ -145,3 +145,11 @@ extension ProcessingOptions.AutoQuality: ResultKeyValue {
 extension Resampler.Kernel: ResultKeyValue {
     var keyText: String { rawValue }
 }
+
+extension ImageProxyConfiguration.UnsharpMasking.Mode: ResultKeyValue {
+    var keyText: String { rawValue }
+}
+
+extension ProcessingOptions.UnsharpMaskingOverride: ResultKeyValue {
+    var keyText: String { "\(mode.keyText):\(weight.keyText):\(divider.keyText)" }
+}

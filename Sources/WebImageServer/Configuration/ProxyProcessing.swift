@@ -41,6 +41,8 @@ extension ImageProxyConfiguration {
         public var pngQuantizationColors = 256
         /// imgproxy Pro's autoquality for every result, which a URL's `autoquality` may replace. Default off.
         public var autoQuality = AutoQuality()
+        /// imgproxy Pro's unsharp masking, which a URL's `unsharp_masking` may replace. Default off.
+        public var unsharpMasking = UnsharpMasking()
         /// Convert results to sRGB and drop the colour profile unless the URL says `strip_color_profile:false`
         /// (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE`). Default true.
         public var stripsColorProfile = true
@@ -95,7 +97,8 @@ extension ImageProxyConfiguration {
                 tuning.pngQuantizeColors = 1 << ImageEncodeTuning.pngPaletteBitDepth(colors: pngQuantizationColors)
             }
             return EncodingDefaults(quality: defaultQuality, byFormat: formatQuality, tuning: tuning,
-                                    pngQuantizationColors: pngQuantizationColors, autoQuality: autoQuality)
+                                    pngQuantizationColors: pngQuantizationColors, autoQuality: autoQuality,
+                                    unsharpMasking: unsharpMasking)
         }
 
         public init(presets: [String: String] = [:], defaultQuality: Int = 80,

@@ -200,7 +200,7 @@ struct ImageProcessor: Sendable {
         return flipped.cropped(to: box)
     }
 
-    /// Tone, blur, sharpen and pixelate (imgproxy's `applyFilters`), then the canvas the plan extends and pads
+    /// Tone, blur, sharpen, unsharp masking and pixelate (imgproxy's `applyFilters`), then the canvas the plan extends and pads
     /// the result to, the background, the colour overlays and the watermark.
     private func filter(_ image: Image, plan: ProcessingPlan, options: ProcessingOptions,
                         watermark: WatermarkStep?) throws(ProxyError) -> Image {
@@ -213,6 +213,13 @@ struct ImageProcessor: Sendable {
                 ImageFrame(pixels: RasterOps.sharpen(frame.pixels, blurred: soft.pixels), duration: frame.duration)
             }
             image = image.with(frames: frames)
+        }
+        let unsharp = options.unsharpMasking.applied(to: encoding.unsharpMasking)
+        if unsharp.applies(downscaled: plan.scale < 1, sharpens: options.sharpen > 0) {
+            image = image.with(frames: image.frames.map {
+                ImageFrame(pixels: UnsharpMask.apply($0.pixels, weight: unsharp.weight, divider: unsharp.divider),
+                           duration: $0.duration)
+            })
         }
         if options.pixelate > 1 {
             image = image.with(frames: image.frames.map {

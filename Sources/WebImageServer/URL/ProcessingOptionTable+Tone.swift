@@ -17,6 +17,19 @@ extension ProcessingOptionTable {
         single(["saturation", "sa"], \.saturation) { arguments, text throws(ProxyError) in
             try factor(arguments)(text)
         },
+        spec(["unsharp_masking", "ush"], key: .fields(\.unsharpMasking)) { arguments, options throws(ProxyError) in
+            try arguments.count(1...3)
+            var override = ProcessingOptions.UnsharpMaskingOverride()
+            try arguments.set(0, &override.mode, arguments.choice)
+            let positive = { (text: Substring) throws(ProxyError) -> Double in
+                let value = try arguments.number(text, in: 0...100)
+                guard value > 0 else { throw .badRequest("\(arguments.name)'s weight and divider are above 0") }
+                return value
+            }
+            try arguments.set(1, &override.weight, positive)
+            try arguments.set(2, &override.divider, positive)
+            options.unsharpMasking = override
+        },
         spec(["monochrome", "mc"], key: .fields(\.monochrome)) { arguments, options throws(ProxyError) in
             try arguments.count(1...2)
             var monochrome = ProcessingOptions.Monochrome(intensity: try arguments.number(arguments.values[0], in: 0...1))

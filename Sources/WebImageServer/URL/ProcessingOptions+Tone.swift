@@ -76,3 +76,27 @@ extension ProcessingOptions {
         brightness != 0 || contrast != 1 || saturation != 1 || monochrome != nil || duotone != nil
     }
 }
+
+extension ProcessingOptions {
+    /// `unsharp_masking`: mode, weight and divider, each given replacing the service's.
+    public struct UnsharpMaskingOverride: Sendable, Hashable {
+        public var mode: ImageProxyConfiguration.UnsharpMasking.Mode?
+        public var weight: Double?
+        public var divider: Double?
+
+        public init(mode: ImageProxyConfiguration.UnsharpMasking.Mode? = nil, weight: Double? = nil,
+                    divider: Double? = nil) {
+            self.mode = mode
+            self.weight = weight
+            self.divider = divider
+        }
+
+        func applied(to settings: ImageProxyConfiguration.UnsharpMasking) -> ImageProxyConfiguration.UnsharpMasking {
+            var settings = settings
+            if let mode { settings.mode = mode }
+            if let weight { settings.weight = weight }
+            if let divider { settings.divider = divider }
+            return settings
+        }
+    }
+}

@@ -162,6 +162,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var colorize: Colorize?
     /// Default nil: none.
     public var gradient: Gradient?
+    /// The service's unsharp masking replaced for this URL (imgproxy Pro's `unsharp_masking`); each part nil
+    /// (the default) keeps the service's.
+    public var unsharpMasking = UnsharpMaskingOverride()
     /// Clockwise rotation, a multiple of 90. Default 0.
     public var rotate = 0
     /// Turn the image upright by its EXIF (or XMP) orientation (imgproxy's `auto_rotate`); false keeps the pixels
