@@ -7,6 +7,8 @@ struct ProxyJob: Sendable {
     var source: URL
     /// `watermark_url`'s image, checked as a source is.
     var watermarkSource: URL?
+    /// `fallback_image_url`'s image, checked as a source is.
+    var fallbackSource: URL?
     var options: ProcessingOptions
     var format: FormatChoice
     var key: String
@@ -46,11 +48,13 @@ extension ImageProxy {
         try Self.checkExpiry(options)
         let source = try checkedSource(parsed.source)
         let watermarkSource = try options.watermarkImage.url.map { url throws(ProxyError) in try checkedSource(url) }
+        let fallbackSource = try options.fallbackImageURL.map { url throws(ProxyError) in try checkedSource(url) }
         let format = FormatChoice(explicit: options.format ?? parsed.extensionFormat, accept: accept,
                                   negotiation: configuration.responses.negotiation, preferred: preferredFormats)
         let key = ResultKey.make(source: source.absoluteString, options: options, format: format,
                                  encoding: configuration.processing.encodingDefaults)
-        return ProxyJob(source: source, watermarkSource: watermarkSource, options: options, format: format, key: key)
+        return ProxyJob(source: source, watermarkSource: watermarkSource, fallbackSource: fallbackSource,
+                        options: options, format: format, key: key)
     }
 
     /// A source URL (the image's, or a watermark's) checked against the sources' policy, by scheme.

@@ -26,7 +26,7 @@ import WebImage
         "crop_aspect_ratio": "1.5:1", "autoquality": "dssim:0.01:60:90:0.001",
         "watermark_url": "aHR0cHM6Ly9leGFtcGxlLmNvbS9tLnBuZw", "watermark_text": "SGk", "watermark_size": "40:0",
         "watermark_rotate": "45", "watermark_shadow": "2", "dpi": "300", "resizing_algorithm": "cubic",
-        "unsharp_masking": "always:2:20", "style": "Y2lyY2xlIHsgZmlsbDogcmVkIH0",
+        "unsharp_masking": "always:2:20", "fallback_image_url": "aHR0cHM6Ly9leGFtcGxlLmNvbS9mLnBuZw", "style": "Y2lyY2xlIHsgZmlsbDogcmVkIH0",
         "hashsum": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
     ]
 

@@ -84,3 +84,31 @@ import WebImage
         #expect(plan.region == PixelRect(x: 10, y: 20, width: 100, height: 100))
     }
 }
+
+/// imgproxy Pro's `fallback_image_url`: answered, processed like the source, when the source cannot be had.
+@Suite struct ProxyFallbackURLTests {
+    @Test func theURLsImageStandsInForAMissingSource() async throws {
+        let configuration = ProxyHarness.configuration {
+            $0.processing.fallbackImage = try? Fixtures.encode(Image(pixels: ProxyWatermarkOptionTests.solid(8, 8, (255, 0, 0))), .png)
+        }
+        try await ProxyHarness.with(configuration) { harness in
+            harness.serve("/blue.png", try Fixtures.encode(Image(pixels: ProxyWatermarkOptionTests.solid(40, 20, (0, 0, 255))), .png),
+                          contentType: "image/png")
+            harness.serve("/photo.jpg", try Fixtures.jpeg(40, 30))
+            let fallback = ProxyWatermarkOptionTests.encoded(harness.origin.url("/blue.png").absoluteString)
+            let answer = try await harness.get(harness.signedPath("w:20/fiu:\(fallback)", source: "/none.jpg", ext: "png"))
+            let image = try answer.image()
+            #expect(image.pixelSize == PixelSize(width: 20, height: 10) && image.pixels.rgba8(x: 5, y: 5) == [0, 0, 255, 255])
+            let operatorImage = try await harness.get(harness.signedPath("w:20", source: "/none.jpg", ext: "png"))
+            #expect(try operatorImage.image().pixels.rgba8(x: 1, y: 1) == [255, 0, 0, 255])
+            let gone = ProxyWatermarkOptionTests.encoded(harness.origin.url("/gone.png").absoluteString)
+            let neither = try await harness.get(harness.signedPath("w:20/fiu:\(gone)", source: "/none.jpg", ext: "png"))
+            #expect(neither.status == 404, "the source's own error when the fallback cannot be had either")
+            let good = try await harness.get(harness.signedPath("w:20/fiu:\(fallback)", source: "/photo.jpg", ext: "png"))
+            #expect(try good.image().pixelSize == PixelSize(width: 20, height: 15), "a source that works is answered")
+            let refused = try await harness.get(harness.signedPath("fiu:\(ProxyWatermarkOptionTests.encoded("ftp://x/a.png"))",
+                                                                   source: "/photo.jpg", ext: "png"))
+            #expect(refused.status == 404 && refused.text.contains("source not allowed"))
+        }
+    }
+}

@@ -22,6 +22,7 @@ enum ResultKey {
         "expires": "checked before any work; a live URL is the same image",
         "filename": "only the Content-Disposition header, written per answer",
         "returnAttachment": "only the Content-Disposition header, written per answer",
+        "fallbackImageURL": "only when the source fails; a fallback answer is never cached",
     ]
 }
 

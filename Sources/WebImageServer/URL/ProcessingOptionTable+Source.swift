@@ -11,6 +11,15 @@ extension ProcessingOptionTable {
             }
             return css
         },
+        single(["fallback_image_url", "fiu"], \.fallbackImageURL,
+               effect: .request("only when the source fails; a fallback answer is never cached"))
+        { arguments, text throws(ProxyError) in
+            guard let bytes = Base64URL.decode(text), let url = String(bytes: bytes, encoding: .utf8),
+                  URL(string: url)?.scheme != nil else {
+                throw .badRequest("fallback_image_url takes a base64url-encoded URL")
+            }
+            return url
+        },
         spec(["hashsum", "hs"], key: .fields(\.hashsum)) { arguments, options throws(ProxyError) in
             try arguments.count(1...2)
             guard arguments.values[0] != "none" else {

@@ -275,7 +275,7 @@ enum ProcessingOptionTable {
     static let proOnly: [String: [String]] = [
         "page": ["pg"], "pages": ["pgs"], "video_thumbnail_second": ["vts"],
         "video_thumbnail_keyframes": ["vtk"], "video_thumbnail_tile": ["vtt"], "video_thumbnail_animation": ["vta"],
-        "fallback_image_url": ["fiu"], "background_alpha": ["bga"], "blur_areas": ["ba"], "progressive_blur": ["pbl"],
+        "background_alpha": ["bga"], "blur_areas": ["ba"], "progressive_blur": ["pbl"],
         "color_profile": ["cp", "icc"], "bypass_cache": ["bc"], "cache_tags": ["ct"],
     ]
 

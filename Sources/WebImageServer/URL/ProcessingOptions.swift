@@ -230,6 +230,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var disableAnimation = false
     /// The digest the source must have; nil (the default) checks none.
     public var hashsum: Hashsum?
+    /// The image answered, processed like the source, when the source cannot be had (imgproxy Pro's
+    /// `fallback_image_url`), instead of the operator's fallback image. Default nil.
+    public var fallbackImageURL: String?
     /// Ignored by processing; only changes the cache key (imgproxy's `cachebuster`). Default empty.
     public var cacheBuster = ""
     /// A Unix time after which the URL answers 404; nil (the default) never expires.
