@@ -55,7 +55,7 @@ import WebImage
     @Test(arguments: [
         ("ex:1:sm", "bad request: ex cannot use smart gravity (sm)"),
         ("g:sm:1:2", "bad request: smart gravity (sm) takes no offsets"),
-        ("fiu:aHR0cA", "bad request: processing option 'fiu' is an imgproxy Pro option"),
+        ("bga:0.5", "bad request: processing option 'bga' is an imgproxy Pro option"),
         ("pbl:5", "bad request: processing option 'pbl' is an imgproxy Pro option"),
         ("bd:5:face", "bad request: processing option 'bd' needs object detection, which takes a neural network model this service does not have"),
         ("g:obj:face", "bad request: gravity 'obj' needs object detection, which takes a neural network model this service does not have"),
