@@ -49,7 +49,12 @@ extension ImageProxy {
         let source = try checkedSource(parsed.source)
         let watermarkSource = try options.watermarkImage.url.map { url throws(ProxyError) in try checkedSource(url) }
         let fallbackSource = try options.fallbackImageURL.map { url throws(ProxyError) in try checkedSource(url) }
-        let format = FormatChoice(explicit: options.format ?? parsed.extensionFormat, accept: accept,
+        let bestDefault = configuration.processing.bestFormat.byDefault && options.format == nil
+            && parsed.extensionFormat == nil
+        let format = options.bestFormat || parsed.extensionIsBest || bestDefault
+            ? FormatChoice.best(accept: accept, negotiation: configuration.responses.negotiation,
+                                preferred: preferredFormats)
+            : FormatChoice(explicit: options.format ?? parsed.extensionFormat, accept: accept,
                                   negotiation: configuration.responses.negotiation, preferred: preferredFormats)
         let key = ResultKey.make(source: source.absoluteString, options: options, format: format,
                                  encoding: configuration.processing.encodingDefaults)

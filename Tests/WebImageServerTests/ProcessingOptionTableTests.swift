@@ -80,7 +80,8 @@ import WebImage
         let defaults = ProcessingOptions()
         let fields = Mirror(reflecting: defaults).children.compactMap(\.label)
         var reached: Set<String> = []
-        for (name, arguments) in Self.samples {
+        // `format:best` sets a field of its own.
+        for (name, arguments) in Array(Self.samples) + [("format", "best")] {
             let options = try Self.parse("\(name):\(arguments)")
             let changed = zip(Mirror(reflecting: options).children, Mirror(reflecting: defaults).children)
                 .filter { "\($0.value)" != "\($1.value)" }.compactMap(\.0.label)

@@ -19,6 +19,7 @@ enum ResultKey {
     /// The fields of ``ProcessingOptions`` the key leaves out, and why (a test checks every other one is in it).
     static let leftOut: [String: String] = [
         "format": "the format bucket stands for it, resolved with the extension and Accept",
+        "bestFormat": "the format bucket stands for it (`best` and its candidates)",
         "expires": "checked before any work; a live URL is the same image",
         "filename": "only the Content-Disposition header, written per answer",
         "returnAttachment": "only the Content-Disposition header, written per answer",
@@ -38,6 +39,8 @@ struct EncodingDefaults: Sendable, Hashable {
     var autoQuality = ImageProxyConfiguration.AutoQuality()
     /// The service's unsharp masking, which a URL's `unsharp_masking` may replace.
     var unsharpMasking = ImageProxyConfiguration.UnsharpMasking()
+    /// How `best` chooses (in the key through the format bucket's name).
+    var bestFormat = ImageProxyConfiguration.BestFormat()
 
     /// The quality of a result in `format`: the URL's, its per-format table's, the configured one's, else the default.
     func quality(for format: ImageFormat, options: ProcessingOptions) -> Int {

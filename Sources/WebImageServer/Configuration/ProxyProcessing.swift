@@ -43,6 +43,8 @@ extension ImageProxyConfiguration {
         public var autoQuality = AutoQuality()
         /// imgproxy Pro's unsharp masking, which a URL's `unsharp_masking` may replace. Default off.
         public var unsharpMasking = UnsharpMasking()
+        /// imgproxy Pro's `best` format: how it chooses. Default imgproxy's.
+        public var bestFormat = BestFormat()
         /// Convert results to sRGB and drop the colour profile unless the URL says `strip_color_profile:false`
         /// (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE`). Default true.
         public var stripsColorProfile = true
@@ -98,7 +100,7 @@ extension ImageProxyConfiguration {
             }
             return EncodingDefaults(quality: defaultQuality, byFormat: formatQuality, tuning: tuning,
                                     pngQuantizationColors: pngQuantizationColors, autoQuality: autoQuality,
-                                    unsharpMasking: unsharpMasking)
+                                    unsharpMasking: unsharpMasking, bestFormat: bestFormat)
         }
 
         public init(presets: [String: String] = [:], defaultQuality: Int = 80,

@@ -19,6 +19,23 @@ struct FormatChoice: Sendable, Hashable {
     /// imgproxy's `IMGPROXY_PREFERRED_FORMATS`: a source in one of them is answered in it, any other in the first
     /// that holds the result. Never empty.
     var preferred: [ImageFormat]
+    /// imgproxy Pro's `best`: the formats the result is tried in (the preferred ones, and WebP, AVIF and JPEG XL
+    /// where their negotiation is on and the client lists them), the smallest answered; nil otherwise.
+    var bestCandidates: [ImageFormat]?
+
+    /// The `best` bucket for a client sending `accept`.
+    static func best(accept: String?, negotiation: ImageProxyConfiguration.Negotiation,
+                     preferred: [ImageFormat]) -> FormatChoice {
+        let header = AcceptHeader(accept)
+        let modern = [(negotiation.webp, ImageFormat.webp), (negotiation.avif, .avif), (negotiation.jxl, .jxl)]
+        let accepted = modern.compactMap { mode, format -> ImageFormat? in
+            guard mode != .off, let type = format.mimeType, (header.explicitQuality(of: type) ?? 0) > 0 else { return nil }
+            return format
+        }
+        var choice = FormatChoice(format: nil, dependsOnAccept: modern.contains { $0.0 != .off }, preferred: preferred)
+        choice.bestCandidates = (choice.preferred + accepted).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        return choice
+    }
 
     /// imgproxy's `determineOutputFormat`: with no format in the URL, JPEG XL, then AVIF (stills only), then
     /// WebP, each when its negotiation is on and the client lists it; with one, the same for the formats whose
@@ -52,6 +69,7 @@ struct FormatChoice: Sendable, Hashable {
 
     /// The bucket's name in the result key.
     var keyComponent: String {
+        if let bestCandidates { return "best(" + bestCandidates.map(\.rawValue).joined(separator: ",") + ")" }
         func name(_ format: ImageFormat?) -> String {
             format?.rawValue ?? "source(" + preferred.map(\.rawValue).joined(separator: ",") + ")"
         }
@@ -68,15 +86,23 @@ struct FormatChoice: Sendable, Hashable {
     /// The format written for a source of `source` format; nil when it is not a preferred one: then
     /// ``fallback(for:)`` picks it from the result.
     func resolved(source: ImageFormat, animated: Bool) -> ImageFormat? {
-        (animated ? animationFormat : format) ?? (preferred.contains(source) ? source : nil)
+        if bestCandidates != nil { return nil }
+        return (animated ? animationFormat : format) ?? (preferred.contains(source) ? source : nil)
+    }
+
+    /// Whether a source may be answered as it came (SVG as SVG, `skip_processing`): not under `best`, unless
+    /// the operator allows it (`IMGPROXY_BEST_FORMAT_ALLOW_SKIPS`).
+    func mayAnswerSource(skipsAllowed: Bool) -> Bool { bestCandidates == nil || skipsAllowed }
+
+    /// Whether a result can be written in `format`: every frame of an animation, any transparency.
+    static func holds(_ result: Image, in format: ImageFormat) -> Bool {
+        (result.frameCount == 1 || holdsAnimation(format)) && (!result.hasAlpha || holdsAlpha(format))
     }
 
     /// imgproxy's `findBestFormat`: the first preferred format that can hold the result (an animation, a
     /// transparent pixel), else the first preferred format.
     func fallback(for result: Image) -> ImageFormat {
-        preferred.first { format in
-            (result.frameCount == 1 || Self.holdsAnimation(format)) && (!result.hasAlpha || Self.holdsAlpha(format))
-        } ?? preferred[0]
+        preferred.first { Self.holds(result, in: $0) } ?? preferred[0]
     }
 
     /// The formats imgproxy saves animations in.

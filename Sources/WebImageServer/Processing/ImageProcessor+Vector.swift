@@ -46,7 +46,8 @@ extension ImageProcessor {
     func svgAnswer(_ source: SourceBytes, choice: FormatChoice,
                    options: ProcessingOptions) throws(ProxyError) -> (data: Data, format: ImageFormat)? {
         let staysSVG = choice.requested == .svg
-            || (choice.requested == nil && (!vectors.alwaysRasterizesSVG || options.skipProcessing.contains(.svg)))
+            || (choice.requested == nil && choice.mayAnswerSource(skipsAllowed: encoding.bestFormat.allowsSkips)
+                && (!vectors.alwaysRasterizesSVG || options.skipProcessing.contains(.svg)))
         guard staysSVG else { return nil }
         try checkSourceBytes(source, options: options)
         guard vectors.sanitizesSVG else { return (source.data, .svg) }

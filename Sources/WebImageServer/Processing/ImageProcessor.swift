@@ -61,7 +61,8 @@ struct ImageProcessor: Sendable {
         }
         let base = vector ? vectorBase(header.pixelSize, options: options) : header.pixelSize
         // imgproxy skips when the URL names no format or the source's (negotiation does not count).
-        if options.skipProcessing.contains(header.format), choice.requested == nil || choice.requested == header.format {
+        if options.skipProcessing.contains(header.format), choice.mayAnswerSource(skipsAllowed: encoding.bestFormat.allowsSkips),
+           choice.requested == nil || choice.requested == header.format {
             return (source.data, header.format)
         }
         let animated = frames > 1
@@ -99,17 +100,21 @@ struct ImageProcessor: Sendable {
             try transform(image, storedSize: stored, plan: plan, options: options,
                           watermark: options.watermark == nil ? nil : try watermarkStep(for: options, custom: custom))
         }
-        let format = named ?? choice.fallback(for: result)
-        let bytes = try timing.time(.encode) { [options] span throws(ProxyError) in
+        return try timing.time(.encode) { [options] span throws(ProxyError) in
             let kept = ResultMetadata.result(from: image.metadata, options: options)
-            let bytes = try encode(result.fitted(to: format).with(metadata: kept), as: format, options: options)
-            if span.isRecording {
-                span.attributes[ImageProxySpans.Attribute.format] = format.rawValue
-                span.attributes["http.response.body.size"] = bytes.count
+            let made: (data: Data, format: ImageFormat)
+            if let candidates = choice.bestCandidates {
+                made = try encodeBest(result.with(metadata: kept), candidates: candidates, options: options)
+            } else {
+                let format = named ?? choice.fallback(for: result)
+                made = (try encode(result.fitted(to: format).with(metadata: kept), as: format, options: options), format)
             }
-            return bytes
+            if span.isRecording {
+                span.attributes[ImageProxySpans.Attribute.format] = made.format.rawValue
+                span.attributes["http.response.body.size"] = made.data.count
+            }
+            return made
         }
-        return (bytes, format)
     }
 
     /// Orientation, rotation, crop and resize of every frame (as `plan`, made on the source's upright size,

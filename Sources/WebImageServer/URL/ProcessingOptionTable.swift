@@ -140,7 +140,13 @@ enum ProcessingOptionTable {
         },
         // The key's format bucket (FormatChoice) stands for it, with the URL's extension and Accept.
         spec(["format", "f", "ext"], key: nil) { arguments, options throws(ProxyError) in
-            try arguments.single(&options.format, arguments.format)
+            try arguments.count(1...1)
+            options.bestFormat = arguments.values[0].lowercased() == "best"
+            if options.bestFormat {
+                options.format = nil
+            } else {
+                try arguments.single(&options.format, arguments.format)
+            }
         },
         spec(["autoquality", "aq"], key: .fields(\.autoQuality)) { arguments, options throws(ProxyError) in
             try arguments.count(1...5)

@@ -135,6 +135,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var formatQuality: [ImageFormat: Int] = [:]
     /// Output format; nil (the default) negotiates from `Accept`, else the source's format.
     public var format: ImageFormat?
+    /// imgproxy Pro's `format:best`: the smallest of the result in each format it may be answered in. Default
+    /// false.
+    public var bestFormat = false
     /// Extend to the requested size; nil (the default): no.
     public var extend: Extension?
     /// Extend to the requested aspect ratio; nil (the default): no.

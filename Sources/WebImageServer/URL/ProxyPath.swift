@@ -17,6 +17,8 @@ public struct ProxyPath: Sendable, Hashable {
     public var source: String
     /// The output format the path's extension names; nil when it has none.
     public var extensionFormat: ImageFormat?
+    /// The extension is imgproxy Pro's `best`: the service picks the format (``FormatChoice/best``).
+    public var extensionIsBest = false
 
     /// Splits `path` (starting with `/`, without a query); throws ``ProxyError/badRequest(_:)`` when it has no
     /// source or the source does not decode. In presets-only mode the first segment after the signature is the
@@ -41,37 +43,42 @@ public struct ProxyPath: Sendable, Hashable {
         }
         optionSegments = options
         if segments.first == "plain" {
-            (source, extensionFormat) = try Self.plainSource(segments.dropFirst().joined(separator: "/"))
+            (source, extensionFormat, extensionIsBest) = try Self.plainSource(segments.dropFirst().joined(separator: "/"))
         } else {
-            (source, extensionFormat) = try Self.encodedSource(segments.joined())
+            (source, extensionFormat, extensionIsBest) = try Self.encodedSource(segments.joined())
         }
         guard !source.isEmpty else { throw .badRequest("the path has no source URL") }
     }
 
     /// A percent-encoded source with an optional `@ext`.
-    private static func plainSource(_ text: String) throws(ProxyError) -> (String, ImageFormat?) {
-        var encoded = Substring(text), format: ImageFormat?
+    private static func plainSource(_ text: String) throws(ProxyError) -> (String, ImageFormat?, Bool) {
+        var encoded = Substring(text), format: ImageFormat?, best = false
         if let at = encoded.lastIndex(of: "@") {
-            format = try OptionArguments.outputFormat(encoded[encoded.index(after: at)...])
+            (format, best) = try extensionFormat(encoded[encoded.index(after: at)...])
             encoded = encoded[..<at]
         }
         guard let decoded = encoded.removingPercentEncoding else {
             throw .badRequest("the plain source URL is not valid percent-encoding")
         }
-        return (decoded, format)
+        return (decoded, format, best)
+    }
+
+    /// An extension's format, or none and imgproxy Pro's `best`.
+    private static func extensionFormat(_ text: Substring) throws(ProxyError) -> (ImageFormat?, Bool) {
+        text.lowercased() == "best" ? (nil, true) : (try OptionArguments.outputFormat(text), false)
     }
 
     /// A base64url source (padding optional) with an optional `.ext`.
-    private static func encodedSource(_ text: String) throws(ProxyError) -> (String, ImageFormat?) {
-        var encoded = Substring(text), format: ImageFormat?
+    private static func encodedSource(_ text: String) throws(ProxyError) -> (String, ImageFormat?, Bool) {
+        var encoded = Substring(text), format: ImageFormat?, best = false
         if let dot = encoded.lastIndex(of: ".") {
-            format = try OptionArguments.outputFormat(encoded[encoded.index(after: dot)...])
+            (format, best) = try extensionFormat(encoded[encoded.index(after: dot)...])
             encoded = encoded[..<dot]
         }
         guard let data = Base64URL.decode(encoded), let decoded = String(data: data, encoding: .utf8) else {
             throw .badRequest("the source URL is not valid base64url")
         }
-        return (decoded, format)
+        return (decoded, format, best)
     }
 }
 

@@ -7,7 +7,7 @@ import WebImageServer
 /// Every `webimage serve` option, each declared once, in the order `--help` lists them.
 enum ServeOptions {
     static let all: [ServeOption] = listening + signing + sources + s3 + limits + timeouts + caches + sharedCache
-        + concurrency + processing + encoding + autoQuality + unsharpMasking + pdf + responses + process + tracing
+        + concurrency + processing + encoding + autoQuality + unsharpMasking + bestFormat + pdf + responses + process + tracing
 
     static let listening: [ServeOption] = [
         ServeOption(name: "bind", variables: ["WEBIMAGE_BIND", "IMGPROXY_BIND"], kind: .value("HOST:PORT"),
