@@ -27,7 +27,8 @@ extension ImageProxy {
             let made = try await workers.run(until: until, timeout: .processingTimeout,
                                              { () throws(ProxyError) in
                                                  try processor.process(SourceBytes(data: bytes), options: job.options,
-                                                                       format: job.format, timing: statistics.instruments)
+                                                                       format: job.format, timing: statistics.instruments,
+                                                                       chain: job.chain.map { ($0.options, nil) })
                                              },
                                              onEnd: { limiter.release() })
             let status = configuration.responses.fallbackStatus

@@ -10,6 +10,9 @@ struct ProxyJob: Sendable {
     /// `fallback_image_url`'s image, checked as a source is.
     var fallbackSource: URL?
     var options: ProcessingOptions
+    /// imgproxy Pro's chained pipelines after the first, each run on the one before's result, with its
+    /// `watermark_url`'s image checked as a source is.
+    var chain: [(options: ProcessingOptions, watermarkSource: URL?)] = []
     var format: FormatChoice
     var key: String
 }
@@ -44,22 +47,29 @@ extension ImageProxy {
         let parsed = try ProxyPath(path, onlyPresets: configuration.processing.onlyPresets)
         try statistics.instruments.tracing.run(ImageProxySpans.signature) { _ throws(ProxyError) in try checkSignature(parsed) }
         var options = baseOptions
-        try parser.apply(parsed.optionSegments, to: &options)
+        let chained = try parser.pipelines(parsed.optionSegments, first: &options, base: baseOptions)
         try Self.checkExpiry(options)
+        let chain = try chained.map { pipeline throws(ProxyError) in
+            (options: pipeline, watermarkSource: try pipeline.watermarkImage.url.map { url throws(ProxyError) in
+                try checkedSource(url)
+            })
+        }
         let source = try checkedSource(parsed.source)
         let watermarkSource = try options.watermarkImage.url.map { url throws(ProxyError) in try checkedSource(url) }
         let fallbackSource = try options.fallbackImageURL.map { url throws(ProxyError) in try checkedSource(url) }
-        let bestDefault = configuration.processing.bestFormat.byDefault && options.format == nil
+        // The last pipeline that names a format names the result's.
+        let named = chained.last { $0.format != nil || $0.bestFormat } ?? options
+        let bestDefault = configuration.processing.bestFormat.byDefault && named.format == nil
             && parsed.extensionFormat == nil
-        let format = options.bestFormat || parsed.extensionIsBest || bestDefault
+        let format = named.bestFormat || parsed.extensionIsBest || bestDefault
             ? FormatChoice.best(accept: accept, negotiation: configuration.responses.negotiation,
                                 preferred: preferredFormats)
-            : FormatChoice(explicit: options.format ?? parsed.extensionFormat, accept: accept,
+            : FormatChoice(explicit: named.format ?? parsed.extensionFormat, accept: accept,
                                   negotiation: configuration.responses.negotiation, preferred: preferredFormats)
         let key = ResultKey.make(source: source.absoluteString, options: options, format: format,
-                                 encoding: configuration.processing.encodingDefaults)
+                                 encoding: configuration.processing.encodingDefaults, chain: chained)
         return ProxyJob(source: source, watermarkSource: watermarkSource, fallbackSource: fallbackSource,
-                        options: options, format: format, key: key)
+                        options: options, chain: chain, format: format, key: key)
     }
 
     /// A source URL (the image's, or a watermark's) checked against the sources' policy, by scheme.
@@ -140,16 +150,22 @@ extension ImageProxy {
     private func process(_ job: ProxyJob, until deadline: WorkDeadline) async throws(ProxyError) -> ProcessedResult {
         let processor = self.processor, statistics = self.statistics, sources = self.sources
         // A watermark's image is fetched (and cached) as a source is, before a worker slot is taken.
-        var watermark: SourceBytes?
-        if let url = job.watermarkSource {
-            watermark = try await deadline.bound(timeout: .processingTimeout) { () async throws(ProxyError) in
-                try await sources.data(for: url)
+        // Each pipeline's watermark image.
+        var watermarks: [SourceBytes?] = []
+        for url in [job.watermarkSource] + job.chain.map(\.watermarkSource) {
+            guard let url else {
+                watermarks.append(nil)
+                continue
             }
+            watermarks.append(try await deadline.bound(timeout: .processingTimeout) { () async throws(ProxyError) in
+                try await sources.data(for: url)
+            })
         }
-        let mark = watermark
+        let marks = watermarks
         let result = try await withSource(job.source, until: deadline) { source throws(ProxyError) in
             let made = try processor.process(source, options: job.options, format: job.format,
-                                             timing: statistics.instruments, watermark: mark)
+                                             timing: statistics.instruments, watermark: marks[0],
+                                             chain: zip(job.chain.map(\.options), marks.dropFirst()).map { ($0, $1) })
             statistics.record(\.encodes)
             return ProcessedResult(data: made.data, format: made.format)
         }

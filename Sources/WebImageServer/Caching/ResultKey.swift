@@ -7,13 +7,20 @@ import WebImage
 enum ResultKey {
     /// `encoding` is the service's default quality and per-format table, which decide a result's quality when
     /// the URL gives none, and its encoder settings, which decide the bytes whatever the URL says.
-    static func make(source: String, options: ProcessingOptions, format: FormatChoice, encoding: EncodingDefaults) -> String {
-        let parts = ProcessingOptionTable.all.compactMap { spec in
-            spec.key?.text(options).map { spec.keyName + ":" + $0 }
+    /// Chained pipelines (imgproxy Pro's `-`) follow the first's parts, each after a `/-/`.
+    static func make(source: String, options: ProcessingOptions, format: FormatChoice, encoding: EncodingDefaults,
+                     chain: [ProcessingOptions] = []) -> String {
+        func parts(_ options: ProcessingOptions) -> String {
+            ProcessingOptionTable.all.compactMap { spec in
+                spec.key?.text(options).map { spec.keyName + ":" + $0 }
+            }.joined(separator: "/")
         }
-        let defaults = (options.quality > 0 ? "" : encoding.qualityKeyComponent) + encoding.tuningKeyComponent
+        // The quality that counts is the last pipeline's, which encodes.
+        let last = chain.last ?? options
+        let defaults = (last.quality > 0 ? "" : encoding.qualityKeyComponent) + encoding.tuningKeyComponent
             + encoding.autoQuality.keyComponent + encoding.unsharpKeyComponent
-        return [source, format.keyComponent, defaults, parts.joined(separator: "/")].joined(separator: "|")
+        let pipelines = ([options] + chain).map(parts).joined(separator: "/-/")
+        return [source, format.keyComponent, defaults, pipelines].joined(separator: "|")
     }
 
     /// The fields of ``ProcessingOptions`` the key leaves out, and why (a test checks every other one is in it).

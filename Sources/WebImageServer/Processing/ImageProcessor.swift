@@ -33,7 +33,8 @@ struct ImageProcessor: Sendable {
     /// The encoded result of `options` applied to the source and its format (`choice` resolved for the source),
     /// each stage timed by `timing`. The header is read here only when fetching the source did not already.
     func process(_ source: SourceBytes, options: ProcessingOptions, format choice: FormatChoice,
-                 timing: ProxyInstruments, watermark custom: SourceBytes? = nil)
+                 timing: ProxyInstruments, watermark custom: SourceBytes? = nil,
+                 chain: [(options: ProcessingOptions, watermark: SourceBytes?)] = [])
         throws(ProxyError) -> (data: Data, format: ImageFormat) {
         try options.hashsum?.check(source.data)
         var source = try inflatingSVGZ(source, options: options)
@@ -97,10 +98,16 @@ struct ImageProcessor: Sendable {
             stored = image.pixels.size
         }
         let result = try timing.time(.process) { [image, stored, options] _ throws(ProxyError) in
-            try transform(image, storedSize: stored, plan: plan, options: options,
-                          watermark: options.watermark == nil ? nil : try watermarkStep(for: options, custom: custom))
+            var result = try transform(image, storedSize: stored, plan: plan, options: options,
+                                       watermark: options.watermark == nil ? nil
+                                           : try watermarkStep(for: options, custom: custom))
+            for (pipeline, mark) in chain { result = try chained(result, options: pipeline, watermark: mark) }
+            return result
         }
-        return try timing.time(.encode) { [options] span throws(ProxyError) in
+        // The last pipeline's options write the result.
+        let output = chain.last?.options ?? options
+        return try timing.time(.encode) { [output] span throws(ProxyError) in
+            let options = output
             let kept = ResultMetadata.result(from: image.metadata, options: options)
             let made: (data: Data, format: ImageFormat)
             if let candidates = choice.bestCandidates {
@@ -119,8 +126,8 @@ struct ImageProcessor: Sendable {
 
     /// Orientation, rotation, crop and resize of every frame (as `plan`, made on the source's upright size,
     /// says), then the filters.
-    private func transform(_ image: Image, storedSize: PixelSize, plan: ProcessingPlan,
-                           options: ProcessingOptions, watermark: WatermarkStep?) throws(ProxyError) -> Image {
+    func transform(_ image: Image, storedSize: PixelSize, plan: ProcessingPlan,
+                   options: ProcessingOptions, watermark: WatermarkStep?) throws(ProxyError) -> Image {
         let orientation = options.autoRotate ? image.orientation : .up
         let upright = uprightSize(storedSize, orientation: orientation, rotate: options.rotate)
         // The header told the orientation the plan was made for; a decoder that reports another (a damaged

@@ -29,6 +29,68 @@ public struct OptionsParser: Sendable {
         self.allowsSecurityOptions = allowsSecurityOptions
     }
 
+    /// The most pipelines one URL may chain (imgproxy Pro's `-`), presets' included.
+    public static let maxPipelines = 8
+
+    /// imgproxy Pro's chained pipelines: `segments` split at `-`, the first applied to `options` (after the
+    /// `default` preset), each other to its own copy of `base`. A preset's own `-` parts are merged into the
+    /// pipelines after the one that names it, applied before their own options (imgproxy's rule), adding
+    /// pipelines when the URL has fewer.
+    public func pipelines(_ segments: [Substring], first options: inout ProcessingOptions,
+                          base: ProcessingOptions) throws(ProxyError) -> [ProcessingOptions] {
+        let groups = segments.split(separator: "-", omittingEmptySubsequences: false).map(Array.init)
+        guard !onlyPresets || groups.count == 1 else { throw .badRequest("presets-only URLs cannot chain pipelines") }
+        guard groups.count <= Self.maxPipelines else {
+            throw .badRequest("at most \(Self.maxPipelines) chained pipelines, not \(groups.count)")
+        }
+        var pending: [[Substring]] = []
+        var result: [ProcessingOptions] = []
+        var index = 0
+        while index < max(groups.count, pending.count + 1), index < Self.maxPipelines {
+            var pipeline = index == 0 ? options : base
+            var chained: [[Substring]] = []
+            let own = index < groups.count ? groups[index] : []
+            let inherited = index > 0 && index - 1 < pending.count ? pending[index - 1] : []
+            if index == 0 {
+                try apply(own, to: &pipeline)
+                chained = try presetChains(own)
+            } else {
+                try apply(inherited + own, to: &pipeline, depth: 0)
+                chained = try presetChains(own)
+            }
+            for (offset, part) in chained.enumerated() {
+                let slot = index + offset
+                while pending.count <= slot { pending.append([]) }
+                pending[slot] += part
+            }
+            result.append(pipeline)
+            index += 1
+        }
+        guard max(groups.count, pending.count + 1) <= Self.maxPipelines else {
+            throw .badRequest("at most \(Self.maxPipelines) chained pipelines, presets' included")
+        }
+        options = result[0]
+        return Array(result.dropFirst())
+    }
+
+    /// The `-` parts after the first of every preset `segments` name (their first parts apply in place).
+    private func presetChains(_ segments: [Substring]) throws(ProxyError) -> [[Substring]] {
+        var chains: [[Substring]] = []
+        for segment in segments {
+            let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.first == "preset" || parts.first == "pr" else { continue }
+            for name in parts.dropFirst() {
+                guard let preset = presets[String(name)] else { continue }
+                let groups = preset.split(separator: "/").split(separator: "-", omittingEmptySubsequences: false)
+                for (offset, group) in groups.dropFirst().enumerated() {
+                    while chains.count <= offset { chains.append([]) }
+                    chains[offset] += group
+                }
+            }
+        }
+        return chains
+    }
+
     /// Applies the `default` preset, then every option of `segments` in order, to `options`.
     public func apply(_ segments: [Substring], to options: inout ProcessingOptions) throws(ProxyError) {
         if let defaults = presets["default"] {
@@ -80,7 +142,9 @@ public struct OptionsParser: Sendable {
         guard !arguments.values.isEmpty else { throw .badRequest("preset needs a name") }
         for name in arguments.values {
             guard let preset = presets[String(name)] else { throw .badRequest("unknown preset '\(name)'") }
-            try apply(preset.split(separator: "/"), to: &options, depth: depth + 1)
+            // A chained preset's later parts go to the pipelines after this one (``pipelines(_:first:base:)``).
+            let inPlace = preset.split(separator: "/").split(separator: "-", omittingEmptySubsequences: false).first ?? []
+            try apply(Array(inPlace), to: &options, depth: depth + 1)
         }
     }
 }

@@ -11,7 +11,7 @@ public struct ProxyPath: Sendable, Hashable {
     public var signature: Substring
     /// The path the signature covers: from the `/` after the signature to the end.
     public var signedPart: Substring
-    /// The option segments, in order (not yet parsed).
+    /// The option segments, in order (not yet parsed), `-` between chained pipelines.
     public var optionSegments: [Substring]
     /// The source URL, decoded.
     public var source: String
@@ -37,7 +37,8 @@ public struct ProxyPath: Sendable, Hashable {
             }
             options.append(first)
         }
-        while !onlyPresets, let segment = segments.first, segment != "plain", segment.contains(":") {
+        // `-` starts a chained pipeline (imgproxy Pro).
+        while !onlyPresets, let segment = segments.first, segment != "plain", segment.contains(":") || segment == "-" {
             options.append(segment)
             segments = segments.dropFirst()
         }
