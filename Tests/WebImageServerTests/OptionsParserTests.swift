@@ -61,10 +61,7 @@ import WebImage
         ("g:obj:face", "bad request: gravity 'obj' needs object detection, which takes a neural network model this service does not have"),
     ])
     func unsupportedOptionsAreRefusedByName(text: String, message: String) {
-        var options = ProcessingOptions()
-        #expect(throws: ProxyError.badRequest(String(message.dropFirst("bad request: ".count)))) {
-            try OptionsParser().apply(text.split(separator: "/"), to: &options)
-        }
+        expectRefused(text, String(message.dropFirst("bad request: ".count)))
         #expect(Self.status(text) == 400)
     }
 

@@ -60,10 +60,7 @@ import WebImage
         ("aq:dssim:0.02:70:80:2", "aq takes a number from 0.0 to 1.0, not '2'"),
     ])
     func badArgumentsAreRefused(text: String, message: String) {
-        var options = ProcessingOptions()
-        #expect(throws: ProxyError.badRequest(message)) {
-            try OptionsParser().apply(text.split(separator: "/"), to: &options)
-        }
+        expectRefused(text, message)
     }
 }
 

@@ -64,9 +64,6 @@ import WebImage
         ("avifo:always", "avifo takes one of auto, on, off, not 'always'"),
     ])
     func badArgumentsAreRefused(text: String, message: String) {
-        var options = ProcessingOptions()
-        #expect(throws: ProxyError.badRequest(message)) {
-            try OptionsParser().apply(text.split(separator: "/"), to: &options)
-        }
+        expectRefused(text, message)
     }
 }

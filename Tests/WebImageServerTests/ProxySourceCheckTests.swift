@@ -49,10 +49,7 @@ import WebImage
         ("hs:md5:0123456789abcdef0123456789abcdeg", "hashsum's md5 digest is 32 hex digits, not '0123456789abcdef0123456789abcdeg'"),
     ])
     func badHashsumsAreRefused(text: String, message: String) {
-        var options = ProcessingOptions()
-        #expect(throws: ProxyError.badRequest(message)) {
-            try OptionsParser().apply(text.split(separator: "/"), to: &options)
-        }
+        expectRefused(text, message)
     }
 
     static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {

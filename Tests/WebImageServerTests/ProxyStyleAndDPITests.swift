@@ -57,10 +57,7 @@ import WebImage
         ("st:!!", "style takes base64url-encoded UTF-8 CSS"),
     ])
     func badArgumentsAreRefused(text: String, message: String) {
-        var options = ProcessingOptions()
-        #expect(throws: ProxyError.badRequest(message)) {
-            try OptionsParser().apply(text.split(separator: "/"), to: &options)
-        }
+        expectRefused(text, message)
     }
 }
 
@@ -94,9 +91,6 @@ import WebImage
     }
 
     @Test func badAlgorithmsAreRefused() {
-        var options = ProcessingOptions()
-        #expect(throws: ProxyError.badRequest("resizing_algorithm takes nearest, linear, cubic, lanczos2 or lanczos3, not 'area'")) {
-            try OptionsParser().apply(["ra:area"], to: &options)
-        }
+        expectRefused("ra:area", "resizing_algorithm takes nearest, linear, cubic, lanczos2 or lanczos3, not 'area'")
     }
 }

@@ -78,10 +78,7 @@ import WebImage
         ("a:1:2:3:4", "a takes 1–3 arguments, not 4"),
     ])
     func badArgumentsAreRefused(text: String, message: String) {
-        var options = ProcessingOptions()
-        #expect(throws: ProxyError.badRequest(message)) {
-            try OptionsParser().apply(text.split(separator: "/"), to: &options)
-        }
+        expectRefused(text, message)
     }
 
     /// imgproxy reads colours as 6 or 3 hex digits, each of 3 doubled, background and trim's included.

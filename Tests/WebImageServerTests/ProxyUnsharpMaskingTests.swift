@@ -48,9 +48,6 @@ import WebImage
         ("ush:always:1:1000", "ush takes a number from 0.0 to 100.0, not '1000'"),
     ])
     func badArgumentsAreRefused(text: String, message: String) {
-        var options = ProcessingOptions()
-        #expect(throws: ProxyError.badRequest(message)) {
-            try OptionsParser().apply(text.split(separator: "/"), to: &options)
-        }
+        expectRefused(text, message)
     }
 }
