@@ -171,13 +171,22 @@ def serve(port, metrics_port, key, salt, origin_port):
     if any(pixel != (255, 0, 0) for pixel in embedded):
         fail(f"SVG embedded PNG: pixels {sorted(set(embedded))[:4]}, not all red")
     ok(f"SVG embedded PNG drawn: {len(embedded)} red pixels")
+    # imgproxy Pro's watermark_text, drawn by pango over the red 80x40 rendering of the embedded SVG.
+    markup = base64.urlsafe_b64encode(b'<span size="24pt">Hi</span>').decode().rstrip("=")
+    marked = bmp_pixels(expect_status(port, sign(key, salt, f"/rs:force:80:40:1/wm:1:nowe/wmt:{markup}/plain/"
+                                                 f"{origin}/embedded.svg@bmp"), 200, "a text watermark as BMP"))
+    dark = sum(1 for pixel in marked if max(pixel) < 96)
+    # DejaVu Sans draws a 24 pt "Hi" with 157 dark pixels.
+    if dark < 120:
+        fail(f"text watermark: {dark} dark pixels of {len(marked)}: no text drawn")
+    ok(f"text watermark drawn: {dark} dark pixels of {len(marked)}")
     good = sign(key, salt, "/rs:fill:16:8/plain/local:///basn6a08.png@jpg")
     expect_status(port, "/" + "A" * 43 + good[44:], 403, "a bad signature")
     expect_status(port, "/unsafe/rs:fill:16:8/plain/local:///basn6a08.png@jpg", 403, "an unsigned URL")
     text = expect_status(metrics_port, "/metrics", 200, "the metrics listener").decode()
-    if "swiftwebimage_serve_encodes_total 6" not in text:
-        fail("the metrics do not count the six encodes: " + text[:400])
-    ok("metrics count the six encodes")
+    if "swiftwebimage_serve_encodes_total 7" not in text:
+        fail("the metrics do not count the seven encodes: " + text[:400])
+    ok("metrics count the seven encodes")
 
 
 def drain(port, key, salt, origin_port, arrived, release, drain_seconds, stop_command):
