@@ -156,7 +156,7 @@ enum AutoQualityBenchmark {
     }
 
     /// Each photo decoded, upright, as 8-bit sRGB, fitted to each width it is at least as wide as.
-    private static func makeJobs() throws -> [Job] {
+    static func makeJobs() throws -> [Job] {
         var jobs: [Job] = []
         for photo in photos {
             let decoded = try CodersManager.shared.decode(TestCorpus.data(photo), options: ImageDecodeOptions())
@@ -243,12 +243,12 @@ enum AutoQualityBenchmark {
     }
 
     /// "low–high" in `format`, or one figure when both print alike.
-    private static func span(_ values: [Double], _ format: String, separator: String = "–") -> String {
+    static func span(_ values: [Double], _ format: String, separator: String = "–") -> String {
         let low = String(format: format, values.min() ?? .nan), high = String(format: format, values.max() ?? .nan)
         return low == high ? low : low + separator + high
     }
 
-    private static func loadAverage() -> String {
+    static func loadAverage() -> String {
         (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
             .split(separator: " ").prefix(3).joined(separator: " ") ?? "unknown"
     }

@@ -29,6 +29,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("library-logs", LibraryLogsBenchmark.run),
     ("serve-limit", ServeLimitBenchmark.run),
     ("autoquality", AutoQualityBenchmark.run),
+    ("best-format", BestFormatBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

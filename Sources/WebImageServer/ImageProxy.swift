@@ -28,7 +28,8 @@ public final class ImageProxy: Sendable {
     let parser: OptionsParser
     let sources: SourceStore
     let results: ResultCache
-    let processor: ImageProcessor
+    /// `package` for `webimage-benchmarks best-format`, which calls its `encodeBest`.
+    package let processor: ImageProcessor
     let flights = Singleflight<ProcessedResult>()
     let limiter: WorkLimiter
     let workers: WorkerThreads

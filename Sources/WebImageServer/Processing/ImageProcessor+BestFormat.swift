@@ -9,7 +9,8 @@ extension ImageProcessor {
     /// animation.
     static let losslessCandidates: [ImageFormat] = [.png, .webp, .gif]
 
-    func encodeBest(_ result: Image, candidates: [ImageFormat],
+    /// `result` in the smallest of `candidates` that holds it (`package` for `webimage-benchmarks best-format`).
+    package func encodeBest(_ result: Image, candidates: [ImageFormat],
                     options: ProcessingOptions) throws(ProxyError) -> (data: Data, format: ImageFormat) {
         let settings = encoding.bestFormat
         let simple = Self.complexity(of: result.pixels) < settings.complexityThreshold
@@ -39,7 +40,7 @@ extension ImageProcessor {
 
     /// How busy an image is: the mean absolute difference of luma (0–255) between each pixel and its right and
     /// lower neighbours, over the first frame. Flat drawings stay below 2–3, photos go from about 5 to 20.
-    static func complexity(of pixels: PixelBuffer) -> Double {
+    package static func complexity(of pixels: PixelBuffer) -> Double {
         let source = pixels.converted(to: .rgba8)
         let width = source.width, height = source.height
         guard width > 1 || height > 1 else { return 0 }

@@ -7,7 +7,7 @@ import WebImage
 /// colour overlays, watermark, encode (`+Source` reads and checks the source, `+Tone` does imgproxy Pro's colour
 /// options, `+Encode` writes the result). Synchronous and CPU-bound: the
 /// service runs it on its worker threads, never on the cooperative pool.
-struct ImageProcessor: Sendable {
+package struct ImageProcessor: Sendable {
     let coders: CodersManager
     let maxSourcePixels: Int
     let limits: ProcessingPlan.Limits
