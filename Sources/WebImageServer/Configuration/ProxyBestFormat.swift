@@ -1,8 +1,9 @@
 extension ImageProxyConfiguration {
     /// imgproxy Pro's `best` format: the result encoded in each format that can hold it, the smallest answered.
     public struct BestFormat: Sendable, Hashable {
-        /// Below this complexity (``BestFormatChooser/complexity(of:)``) a result is encoded losslessly (PNG,
-        /// lossless WebP) rather than lossily (`IMGPROXY_BEST_FORMAT_COMPLEXITY_THRESHOLD`). Default 5.5.
+        /// Below this complexity (the mean luma step between neighbouring pixels, 0–255) a result is also tried
+        /// losslessly (PNG, lossless WebP), beside the lossy formats (`IMGPROXY_BEST_FORMAT_COMPLEXITY_THRESHOLD`).
+        /// Default 5.5.
         public var complexityThreshold = 5.5
         /// Results of more megapixels than this are encoded once, in the format that usually wins, rather than in
         /// each (`IMGPROXY_BEST_FORMAT_MAX_RESOLUTION`); 0 (the default): no limit.

@@ -5,8 +5,8 @@ extension ServeOptions {
     static let bestFormat: [ServeOption] = [
         .decimal("best-format-complexity-threshold",
                  ["WEBIMAGE_BEST_FORMAT_COMPLEXITY_THRESHOLD", "IMGPROXY_BEST_FORMAT_COMPLEXITY_THRESHOLD"],
-                 "Results less busy than this (the mean luma step between neighbours, 0-255) are tried in lossless "
-                    + "formats (PNG, lossless WebP) by best.",
+                 "Results less busy than this (the mean luma step between neighbours, 0-255) are also tried in "
+                    + "lossless formats (PNG, lossless WebP) by best.",
                  field: "configuration.processing.bestFormat.complexityThreshold",
                  \.configuration.processing.bestFormat.complexityThreshold, range: 0...255),
         .decimal("best-format-max-resolution",
