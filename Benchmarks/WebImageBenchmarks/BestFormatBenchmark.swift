@@ -8,11 +8,11 @@ import WebImageServer
 /// the service's own `ImageProcessor.encodeBest` (reached through `ImageProxy.processor`) with the candidates
 /// `FormatChoice.best` makes for a client accepting WebP and AVIF under the default configuration (the preferred
 /// JPEG, PNG and GIF, then WebP and AVIF; written out here, as `FormatChoice` is internal): JPEG, WebP and AVIF for
-/// a photo, PNG and lossless WebP below the complexity threshold. The fixed encodes are the service's default
-/// qualities and encoder settings (JPEG 80, WebP 79, AVIF 63, WebP method 4, AVIF speed 10); the untimed pass
-/// encodes every candidate so and checks that `best` answered the smallest, byte for byte. Process CPU time per
-/// image in ``repetitions`` passes after the untimed one, the methods' order rotating from image to image and pass
-/// to pass; CPU figures are ranges over the passes, never one pass alone.
+/// every image, and before them PNG and lossless WebP below the complexity threshold. The fixed encodes are the
+/// service's default qualities and encoder settings (JPEG 80, WebP 79, AVIF 63, WebP method 4, AVIF speed 10);
+/// the untimed pass encodes every candidate so and checks that `best` answered the smallest, byte for byte. Process
+/// CPU time per image in ``repetitions`` passes after the untimed one, the methods' order rotating from image to
+/// image and pass to pass; CPU figures are ranges over the passes, never one pass alone.
 enum BestFormatBenchmark {
     /// The modern formats the client lists (`Accept: image/avif,image/webp`).
     static let accepted: [ImageFormat] = [.webp, .avif]
@@ -22,6 +22,20 @@ enum BestFormatBenchmark {
     enum Method: Int, CaseIterable {
         case jpeg, webp, best, complexity
     }
+
+    /// One way `best` writes an image, as `ImageProcessor.BestCandidate` (internal) does.
+    struct Candidate: Equatable {
+        var format: ImageFormat
+        var lossless = false
+
+        /// The key of its bytes in ``Result/bytes``: the format, "webp lossless" for lossless WebP.
+        var key: String { format.rawValue + (lossless && format == .webp ? " lossless" : "") }
+        var label: String { (lossless && format == .webp ? "lossless " : "") + format.rawValue.uppercased() }
+    }
+
+    /// `encodeBest`'s order (GIF is for animations only), the first among equals winning.
+    static let lossyCandidates = [ImageFormat.jpeg, .webp, .avif].map { Candidate(format: $0) }
+    static let losslessCandidates = [Candidate(format: .png, lossless: true), Candidate(format: .webp, lossless: true)]
 
     struct Subject {
         var name: String
@@ -34,10 +48,12 @@ enum BestFormatBenchmark {
     struct Result {
         var subject: Subject
         var complexity: Double
+        /// Below the complexity threshold: PNG and lossless WebP tried before the lossy formats.
         var simple: Bool
-        /// Each candidate encoded as `best` encodes it, and the lossy JPEG and WebP the fixed methods write.
+        /// Each candidate encoded as `best` encodes it (by ``Candidate/key``); the lossy JPEG and WebP among them are
+        /// the fixed methods' encodes.
         var bytes: [String: Int]
-        var best: (format: ImageFormat, bytes: Int)
+        var best: (candidate: Candidate, bytes: Int)
         var cpu: [[Double]] = []
 
         var label: String { subject.name + " " + "\(subject.image.pixels.width)x\(subject.image.pixels.height)" }
@@ -63,7 +79,7 @@ enum BestFormatBenchmark {
             }
         }
         printDetails(results)
-        printTable(results)
+        printTable(results, threshold: threshold)
         print("load average after: \(AutoQualityBenchmark.loadAverage())")
     }
 
@@ -102,17 +118,16 @@ enum BestFormatBenchmark {
         let complexity = ImageProcessor.complexity(of: subject.image.pixels), simple = complexity < threshold
         var bytes: [String: Int] = [:]
         for format in [ImageFormat.jpeg, .webp] { bytes[format.rawValue] = try fixedEncode(subject.image, as: format).count }
-        // `encodeBest`'s order (GIF is for animations only), the first among equals winning.
-        let tried: [ImageFormat] = simple ? [.png, .webp] : [.jpeg, .webp, .avif]
-        var smallest: (format: ImageFormat, bytes: Int)?
-        for format in tried where candidates.contains(format) {
-            let key = simple && format == .webp ? "webp lossless" : format.rawValue
-            let count = try bytes[key] ?? fixedEncode(subject.image, as: format, lossless: simple).count
-            bytes[key] = count
-            if count < smallest?.bytes ?? .max { smallest = (format, count) }
+        var smallest: (candidate: Candidate, bytes: Int)?
+        let tried = ((simple ? losslessCandidates : []) + lossyCandidates).filter { candidates.contains($0.format) }
+        for candidate in tried {
+            let count = try bytes[candidate.key]
+                ?? fixedEncode(subject.image, as: candidate.format, lossless: candidate.lossless).count
+            bytes[candidate.key] = count
+            if count < smallest?.bytes ?? .max { smallest = (candidate, count) }
         }
         let best = try processor.encodeBest(subject.image, candidates: candidates, options: ProcessingOptions())
-        guard let smallest, smallest.format == best.format, smallest.bytes == best.data.count else {
+        guard let smallest, smallest.candidate.format == best.format, smallest.bytes == best.data.count else {
             throw BestFormatBenchmarkError.notTheSmallest(subject.name, best.format, best.data.count)
         }
         return Result(subject: subject, complexity: complexity, simple: simple, bytes: bytes, best: smallest)
@@ -150,15 +165,16 @@ enum BestFormatBenchmark {
             let candidates = result.bytes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             print(result.label.padding(toLength: 51, withPad: " ", startingAt: 0),
                   String(format: "%5.2f | %@ | %@ %d B, %+.1f %%, %+.1f %%", result.complexity, candidates,
-                         result.best.format.rawValue, result.best.bytes, result.change(against: "jpeg"),
+                         result.best.candidate.label, result.best.bytes, result.change(against: "jpeg"),
                          result.change(against: "webp")))
         }
     }
 
-    /// One row per group (the photos at each width by the way `best` went, the drawing): CPU ranges over the
-    /// passes, the rest over the images.
-    private static func printTable(_ results: [Result]) {
-        print("| images | way | complexity | CPU per image: JPEG · WebP → best (of it complexity) | best × JPEG · × WebP "
+    /// One row per group (the photos at each width under and over the complexity threshold, then all of them; the
+    /// drawing): CPU ranges over the passes, the rest over the images.
+    private static func printTable(_ results: [Result], threshold: Double) {
+        print("| images | complexity vs \(threshold) | complexity | CPU per image: JPEG · WebP → best (of it complexity) "
+              + "| best × JPEG · × WebP "
               + "| bytes best vs JPEG: all (per image) | bytes best vs WebP: all (per image) | format chosen |")
         print("|---|---|---|---|---|---|---|---|")
         for name in AutoQualityBenchmark.widths.map({ "\($0) px" }) + [drawingGroup] {
@@ -186,11 +202,10 @@ enum BestFormatBenchmark {
             String(format: "%+.1f %%", 100 * (bestTotal / total(key) - 1)) + " ("
                 + span(group.map { $0.change(against: key) }, "%+.1f", " … ") + " %)"
         }
-        let formats = Dictionary(grouping: group) {
-            ($0.simple && $0.best.format == .webp ? "lossless " : "") + $0.best.format.rawValue.uppercased()
-        }.map { "\($0.key) \($0.value.count)" }.sorted().joined(separator: ", ")
+        let formats = Dictionary(grouping: group) { $0.best.candidate.label }
+            .map { "\($0.key) \($0.value.count)" }.sorted().joined(separator: ", ")
         let ways = Set(group.map(\.simple))
-        let way = ways.count > 1 ? "both" : ways.contains(true) ? "lossless" : "lossy"
+        let way = ways.count > 1 ? "all" : ways.contains(true) ? "under (lossless tried too)" : "over"
         return "| \(name) (\(group.count)) | \(way) | "
             + "\(span(group.map(\.complexity), "%.2f")) | \(figures(jpeg)) · \(figures(webp)) → \(figures(best)) ms "
             + "(\(figures(perImage(.complexity))) ms) | \(figures(zip(best, jpeg).map { $0 / $1 }))× · "
