@@ -5,8 +5,9 @@ import WebImage
 /// Turns source bytes into result bytes: header checks, decode at the size the result needs, orientation,
 /// rotation, crop and resize, flip, result crop, tone, blur, sharpen, pixelate, extend and pad, background,
 /// colour overlays, watermark, encode (`+Source` reads and checks the source, `+Tone` does imgproxy Pro's colour
-/// options, `+Encode` writes the result). Synchronous and CPU-bound: the
-/// service runs it on its worker threads, never on the cooperative pool.
+/// options, `+Watermark` prepares the watermark, `+Chain` runs chained pipelines, `+Encode` and `+BestFormat`
+/// write the result). Synchronous and CPU-bound: the service runs it on its worker threads, never on the
+/// cooperative pool.
 package struct ImageProcessor: Sendable {
     let coders: CodersManager
     let maxSourcePixels: Int
@@ -212,8 +213,8 @@ package struct ImageProcessor: Sendable {
         return flipped.cropped(to: box)
     }
 
-    /// Tone, blur, sharpen, unsharp masking and pixelate (imgproxy's `applyFilters`), then the canvas the plan extends and pads
-    /// the result to, the background, the colour overlays and the watermark.
+    /// Tone, blur, sharpen, unsharp masking and pixelate (imgproxy's `applyFilters`), then the canvas the plan
+    /// extends and pads the result to, the background, the colour overlays and the watermark.
     private func filter(_ image: Image, plan: ProcessingPlan, options: ProcessingOptions,
                         watermark: WatermarkStep?) throws(ProxyError) -> Image {
         var image = Self.adjustingTone(image, options: options)
