@@ -22,7 +22,7 @@ import WebImage
         "jpeg_options": "1:1:1:0:1:0", "png_options": "1:1:16", "webp_options": "lossless:1:photo",
         "avif_options": "off", "adjust": "10:1.2:0.5", "brightness": "-20", "contrast": "1.5", "saturation": "0",
         "monochrome": "0.5:f00", "duotone": "1:102030:fafafa", "colorize": "0.3:00ff00:1",
-        "gradient": "0.8:fff:left:0.2:0.9", "disable_animation": "1",
+        "gradient": "0.8:fff:left:0.2:0.9", "disable_animation": "1", "page": "2", "pages": "3",
         "crop_aspect_ratio": "1.5:1", "autoquality": "dssim:0.01:60:90:0.001",
         "watermark_url": "aHR0cHM6Ly9leGFtcGxlLmNvbS9tLnBuZw", "watermark_text": "SGk", "watermark_size": "40:0",
         "watermark_rotate": "45", "watermark_shadow": "2", "dpi": "300", "resizing_algorithm": "cubic",

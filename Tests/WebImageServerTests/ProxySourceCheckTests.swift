@@ -109,3 +109,30 @@ import WebImage
         }
     }
 }
+
+/// imgproxy Pro's `page` and `pages` on a five-frame GIF (a still result: the service keeps one frame).
+@Suite struct ProxyPageTests {
+    @Test func pagesAreChosenAndStacked() async throws {
+        let gif = try ProxyAnimationLimitTests.fiveFrames()
+        var options = ImageDecodeOptions()
+        options.maxFrameCount = .max
+        let decoder = try #require(try CodersManager.shared.animatedDecoder(for: gif, options: options))
+        let frames = try (0..<5).map { try decoder.frame(at: $0).converted(to: .rgba8) }
+        try await ProxyHarness.with(ProxyHarness.configuration()) { harness in
+            harness.serve("/anim.gif", gif, contentType: "image/gif")
+            func image(_ options: String) async throws -> Image {
+                let answer = try await harness.get(harness.signedPath(options, source: "/anim.gif", ext: "png"))
+                #expect(answer.status == 200, "\(options): \(answer.text)")
+                return try answer.image()
+            }
+            #expect(try await image("pg:2").pixels == frames[2])
+            let stacked = try await image("pg:1/pgs:3")
+            #expect(stacked.pixelSize == PixelSize(width: 60, height: 120))
+            #expect(stacked.pixels.cropped(to: PixelRect(x: 0, y: 40, width: 60, height: 40)) == frames[2])
+            #expect(try await image("pg:4/pgs:3").pixelSize == PixelSize(width: 60, height: 40), "past the end: fewer")
+            #expect(try await image("pgs:5/w:30").pixelSize == PixelSize(width: 30, height: 100), "then resized as one")
+            let beyond = try await harness.get(harness.signedPath("pg:5", source: "/anim.gif", ext: "png"))
+            #expect(beyond.status == 422 && beyond.text.contains("page 5 was asked of a source of 5 pages"))
+        }
+    }
+}

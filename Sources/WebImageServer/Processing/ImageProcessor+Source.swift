@@ -54,6 +54,12 @@ extension ImageProcessor {
         }
     }
 
+    /// `count` pages of the source's size together against the source resolution limits.
+    func checkPages(_ header: ImageHeader, count: Int, options: ProcessingOptions) throws(ProxyError) {
+        try checkPixels(header.codedSize, frames: count, limit: min(maxSourcePixels, options.security.maxSourcePixels ?? .max),
+                        what: "the \(count) pages processed")
+    }
+
     private func checkPixels(_ size: PixelSize, frames: Int, limit: Int, what: String) throws(ProxyError) {
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         let (total, overflowTotal) = pixels.multipliedReportingOverflow(by: frames)

@@ -79,8 +79,14 @@ package struct ImageProcessor: Sendable {
         let plan = ProcessingPlan(source: upright, options: options,
                                   limits: limits(for: options, frames: keepsFrames ? frames : 1))
         let keepsProfile = !options.stripColorProfile && (named.map(Self.carriesProfile) ?? false)
+        // imgproxy Pro's page and pages, for a still result.
+        let pages = keepsFrames || header.format == .svg ? nil : try pageRange(header: header, options: options)
         var image = try timing.time(.decode) { [options] span throws(ProxyError) in
             if span.isRecording { span.attributes[ImageProxySpans.Attribute.format] = header.format.rawValue }
+            if let pages {
+                return try decodePages(source.data, range: pages, keepsProfile: keepsProfile,
+                                       readsMetadata: ResultMetadata.isRead(for: options))
+            }
             // A kernel of the URL's resizes from a decode at about twice the size (libvips' shrink-on-load
             // keeps such a margin), not from the decoder's own box reduction to the exact size.
             let kernel = options.resizingAlgorithm != nil
@@ -93,7 +99,7 @@ package struct ImageProcessor: Sendable {
                               readsMetadata: ResultMetadata.isRead(for: options),
                               vectorRaster: vector ? vectorRaster(base: base, scale: trims ? 1 : plan.scale) : nil)
         }
-        var stored = thumbnail ? image.pixels.size : base
+        var stored = thumbnail || pages != nil ? image.pixels.size : base
         if trims, let trim = options.trim {
             image = trimmed(image, trim)
             stored = image.pixels.size

@@ -4,6 +4,8 @@ import WebImage
 extension ProcessingOptionTable {
     /// imgproxy Pro's options about the source: its animation, an SVG's style sheet and its digest.
     static let source: [ProcessingOptionSpec] = [
+        single(["page", "pg"], \.page) { arguments, text throws(ProxyError) in try arguments.integer(text, in: 0...100_000) },
+        single(["pages", "pgs"], \.pages) { arguments, text throws(ProxyError) in try arguments.integer(text, in: 1...1000) },
         flag(["disable_animation", "da"], \.disableAnimation),
         single(["style", "st"], \.style) { arguments, text throws(ProxyError) in
             guard let bytes = Base64URL.decode(text), let css = String(bytes: bytes, encoding: .utf8) else {

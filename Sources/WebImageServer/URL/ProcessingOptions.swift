@@ -229,6 +229,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Source formats answered as they came, unprocessed, when the result would be in that same format
     /// (imgproxy's `skip_processing`). Default none.
     public var skipProcessing: Set<ImageFormat> = []
+    /// The first page (frame) of a multi-page or animated source a still result is made of (imgproxy Pro's
+    /// `page`, 0-based). Default 0.
+    public var page = 0
+    /// How many pages from ``page`` a still result stacks, top to bottom and left-aligned (imgproxy Pro's
+    /// `pages`). Default 1.
+    public var pages = 1
     /// Process every source as a still: its first frame (imgproxy Pro's `disable_animation`). Default false.
     public var disableAnimation = false
     /// The digest the source must have; nil (the default) checks none.
