@@ -67,7 +67,7 @@ extension ImageProxy {
             : FormatChoice(explicit: named.format ?? parsed.extensionFormat, accept: accept,
                                   negotiation: configuration.responses.negotiation, preferred: preferredFormats)
         let key = ResultKey.make(source: source.absoluteString, options: options, format: format,
-                                 encoding: configuration.processing.encodingDefaults, chain: chained)
+                                 encoding: processor.encoding, chain: chained)
         return ProxyJob(source: source, watermarkSource: watermarkSource, fallbackSource: fallbackSource,
                         options: options, chain: chain, format: format, key: key)
     }

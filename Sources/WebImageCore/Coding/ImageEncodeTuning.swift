@@ -74,6 +74,12 @@ public struct ImageEncodeTuning: Sendable, Hashable {
         case lossless
     }
 
+    /// The palette a quantised PNG of at most `colors` colours gets, read as imgproxy reads
+    /// `IMGPROXY_PNG_QUANTIZATION_COLORS`: the whole of its bit depth's (2, 4, 16 or 256 entries).
+    public static func pngPaletteSize(colors: Int) -> Int {
+        1 << pngPaletteBitDepth(colors: colors)
+    }
+
     /// libwebp's presets (`cwebp -preset`).
     public enum WebPPreset: String, Sendable, Hashable, CaseIterable {
         case `default`, picture, photo, drawing, icon, text

@@ -96,7 +96,7 @@ extension ImageProxyConfiguration {
         var encodingDefaults: EncodingDefaults {
             var tuning = encoderTuning
             if pngQuantizes {
-                tuning.pngQuantizeColors = 1 << ImageEncodeTuning.pngPaletteBitDepth(colors: pngQuantizationColors)
+                tuning.pngQuantizeColors = ImageEncodeTuning.pngPaletteSize(colors: pngQuantizationColors)
             }
             return EncodingDefaults(quality: defaultQuality, byFormat: formatQuality, tuning: tuning,
                                     pngQuantizationColors: pngQuantizationColors, autoQuality: autoQuality,

@@ -27,13 +27,11 @@ extension ImageProcessor {
         var options = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: false, maxPixelCount: maxSourcePixels,
                                          readsMetadata: readsMetadata)
         options.colorSpace = keepsProfile ? .preserve : .sRGB
-        options.maxFrameCount = .max
-        options.maxAnimationPixelCount = .max
         do {
-            guard let decoder = try coders.animatedDecoder(for: data, options: options) else {
+            guard let image = try frames(range, of: data, options: options) else {
                 throw ProxyError.unprocessable("the source has one page")
             }
-            let pages = try range.map { try decoder.frame(at: $0).converted(to: .rgba8) }
+            let pages = image.frames.map { $0.pixels.converted(to: .rgba8) }
             let width = pages.map(\.width).max() ?? 1
             var stacked = PixelBuffer(width: width, height: pages.reduce(0) { $0 + $1.height })
             var top = 0
@@ -49,8 +47,8 @@ extension ImageProcessor {
                 }
             }
             let ragged = pages.contains { $0.width != width }
-            return Image(frames: [ImageFrame(pixels: stacked)], orientation: decoder.orientation,
-                         format: decoder.format, hasAlpha: decoder.hasAlpha || ragged)
+            return Image(frames: [ImageFrame(pixels: stacked)], orientation: image.orientation,
+                         format: image.format, hasAlpha: image.hasAlpha || ragged)
         } catch let error as ProxyError {
             throw error
         } catch {

@@ -124,17 +124,27 @@ extension ImageProcessor {
 
     /// The first `count` frames of an animation, decoded one by one (the rest are never decoded), at full size.
     private func firstFrames(_ count: Int, of data: Data, options: ImageDecodeOptions) throws -> Image {
-        var options = options
-        options.thumbnailPixelSize = nil
-        options.maxFrameCount = .max
-        options.maxAnimationPixelCount = .max
-        guard let decoder = try coders.animatedDecoder(for: data, options: options) else {
-            return try coders.decode(data, options: options)
-        }
-        let frames = try (0..<min(count, decoder.frameCount)).map { index in
+        try frames(0..<count, of: data, options: options) ?? coders.decode(data, options: Self.stepping(options))
+    }
+
+    /// The frames (pages) in `range` of an animation or a multi-page file, decoded one by one at full size (the
+    /// others never are); nil when the file has no frames to step through.
+    func frames(_ range: Range<Int>, of data: Data, options: ImageDecodeOptions) throws -> Image? {
+        guard let decoder = try coders.animatedDecoder(for: data, options: Self.stepping(options)) else { return nil }
+        let frames = try range.clamped(to: 0..<decoder.frameCount).map { index in
             ImageFrame(pixels: try decoder.frame(at: index), duration: decoder.frameDuration(at: index))
         }
         return Image(frames: frames, orientation: decoder.orientation, loopCount: decoder.loopCount,
                      format: decoder.format, hasAlpha: decoder.hasAlpha)
+    }
+
+    /// `options` for decoding frame by frame: at full size, and the frames' own limits lifted (the service's
+    /// were checked from the header).
+    private static func stepping(_ options: ImageDecodeOptions) -> ImageDecodeOptions {
+        var options = options
+        options.thumbnailPixelSize = nil
+        options.maxFrameCount = .max
+        options.maxAnimationPixelCount = .max
+        return options
     }
 }

@@ -135,6 +135,14 @@ struct OptionArguments {
         return (gravity, try offset(1), try offset(2))
     }
 
+    /// A base64url argument (URL-safe, padding optional) as UTF-8 text; `refusal` is the 400's message otherwise.
+    func base64Text(_ text: Substring, refusal: @autoclosure () -> String) throws(ProxyError) -> String {
+        guard let bytes = Base64URL.decode(text), let decoded = String(bytes: bytes, encoding: .utf8) else {
+            throw .badRequest(refusal())
+        }
+        return decoded
+    }
+
     /// An opaque colour in hex, `RRGGBB` or `RGB` (each digit doubled), as imgproxy reads colours.
     func hexColor(_ text: Substring) throws(ProxyError) -> RGBAColor {
         let digits = text.count == 3 ? String(text.flatMap { [$0, $0] }) : String(text)

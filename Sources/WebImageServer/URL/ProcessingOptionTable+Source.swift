@@ -8,18 +8,14 @@ extension ProcessingOptionTable {
         single(["pages", "pgs"], \.pages) { arguments, text throws(ProxyError) in try arguments.integer(text, in: 1...1000) },
         flag(["disable_animation", "da"], \.disableAnimation),
         single(["style", "st"], \.style) { arguments, text throws(ProxyError) in
-            guard let bytes = Base64URL.decode(text), let css = String(bytes: bytes, encoding: .utf8) else {
-                throw .badRequest("style takes base64url-encoded UTF-8 CSS")
-            }
-            return css
+            try arguments.base64Text(text, refusal: "style takes base64url-encoded UTF-8 CSS")
         },
         single(["fallback_image_url", "fiu"], \.fallbackImageURL,
                effect: .request("only when the source fails; a fallback answer is never cached"))
         { arguments, text throws(ProxyError) in
-            guard let bytes = Base64URL.decode(text), let url = String(bytes: bytes, encoding: .utf8),
-                  URL(string: url)?.scheme != nil else {
-                throw .badRequest("fallback_image_url takes a base64url-encoded URL")
-            }
+            let refusal = "fallback_image_url takes a base64url-encoded URL"
+            let url = try arguments.base64Text(text, refusal: refusal)
+            guard URL(string: url)?.scheme != nil else { throw .badRequest(refusal) }
             return url
         },
         spec(["hashsum", "hs"], key: .fields(\.hashsum)) { arguments, options throws(ProxyError) in

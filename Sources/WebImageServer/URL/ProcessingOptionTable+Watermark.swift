@@ -5,14 +5,14 @@ extension ProcessingOptionTable {
     /// imgproxy Pro's watermark options; each changes only what `watermark` draws.
     static let watermarks: [ProcessingOptionSpec] = [
         single(["watermark_url", "wmu"], \.watermarkImage.url) { arguments, text throws(ProxyError) in
-            let url = try decodedText(arguments, text)
+            let url = try arguments.base64Text(text, refusal: "\(arguments.name) takes base64url-encoded UTF-8 text")
             guard let parsed = URL(string: url), parsed.scheme != nil else {
                 throw .badRequest("watermark_url's URL '\(url)' has no scheme")
             }
             return url
         },
         single(["watermark_text", "wmt"], \.watermarkImage.text) { arguments, text throws(ProxyError) in
-            try decodedText(arguments, text)
+            try arguments.base64Text(text, refusal: "\(arguments.name) takes base64url-encoded UTF-8 text")
         },
         spec(["watermark_size", "wms"], key: .fields(\.watermarkImage.width, \.watermarkImage.height))
         { arguments, options throws(ProxyError) in
@@ -27,12 +27,4 @@ extension ProcessingOptionTable {
             try arguments.number(text, in: 0...WatermarkEffects.maxShadowSigma)
         },
     ]
-
-    /// A base64url argument as UTF-8 text.
-    private static func decodedText(_ arguments: OptionArguments, _ text: Substring) throws(ProxyError) -> String {
-        guard let bytes = Base64URL.decode(text), let decoded = String(bytes: bytes, encoding: .utf8) else {
-            throw .badRequest("\(arguments.name) takes base64url-encoded UTF-8 text")
-        }
-        return decoded
-    }
 }

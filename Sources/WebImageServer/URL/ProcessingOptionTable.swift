@@ -243,10 +243,7 @@ enum ProcessingOptionTable {
                 options.filename = String(text)
                 return
             }
-            guard let bytes = Base64URL.decode(text), let name = String(bytes: bytes, encoding: .utf8) else {
-                throw .badRequest("filename's base64url text does not decode")
-            }
-            options.filename = name
+            options.filename = try arguments.base64Text(text, refusal: "filename's base64url text does not decode")
         },
         single(["return_attachment", "att"], \.returnAttachment,
                effect: .request("only the Content-Disposition header, written per answer"))

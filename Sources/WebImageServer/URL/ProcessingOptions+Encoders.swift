@@ -64,9 +64,9 @@ extension ProcessingOptions {
         if let interlaced = pngOptions.interlaced { tuning.pngInterlaced = interlaced }
         if let quantize = pngOptions.quantize {
             let colors = pngOptions.quantizationColors ?? quantizationColors
-            tuning.pngQuantizeColors = quantize ? 1 << ImageEncodeTuning.pngPaletteBitDepth(colors: colors) : nil
+            tuning.pngQuantizeColors = quantize ? ImageEncodeTuning.pngPaletteSize(colors: colors) : nil
         } else if let colors = pngOptions.quantizationColors, tuning.pngQuantizeColors != nil {
-            tuning.pngQuantizeColors = 1 << ImageEncodeTuning.pngPaletteBitDepth(colors: colors)
+            tuning.pngQuantizeColors = ImageEncodeTuning.pngPaletteSize(colors: colors)
         }
         if let compression = webpOptions.compression { tuning.webpCompression = compression }
         if let smartSubsample = webpOptions.smartSubsample { tuning.webpSmartSubsample = smartSubsample }
