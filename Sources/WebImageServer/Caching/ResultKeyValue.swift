@@ -42,9 +42,12 @@ extension RGBAColor: ResultKeyValue {
     var keyText: String { "\(red).\(green).\(blue).\(alpha)" }
 }
 
-extension ProcessingOptions.ResizingType: ResultKeyValue {
+/// Named settings: their names (none holds `/`, `|` or `:`).
+extension ResultKeyValue where Self: RawRepresentable, RawValue == String {
     var keyText: String { rawValue }
 }
+
+extension ProcessingOptions.ResizingType: ResultKeyValue {}
 
 extension ProcessingOptions.Gravity: ResultKeyValue {
     /// The case's name; a focus point `fp:x:y`.
@@ -80,17 +83,11 @@ extension ProcessingOptions.Trim: ResultKeyValue {
     }
 }
 
-extension ImageEncodeTuning.ChromaSubsampling: ResultKeyValue {
-    var keyText: String { rawValue }
-}
+extension ImageEncodeTuning.ChromaSubsampling: ResultKeyValue {}
 
-extension ImageEncodeTuning.WebPCompression: ResultKeyValue {
-    var keyText: String { rawValue }
-}
+extension ImageEncodeTuning.WebPCompression: ResultKeyValue {}
 
-extension ImageEncodeTuning.WebPPreset: ResultKeyValue {
-    var keyText: String { rawValue }
-}
+extension ImageEncodeTuning.WebPPreset: ResultKeyValue {}
 
 extension ProcessingOptions.JPEGOptions: ResultKeyValue {
     var keyText: String { "\(progressive.keyText):\(noSubsample.keyText)" }
@@ -132,9 +129,7 @@ extension ProcessingOptions.CropAspectRatio: ResultKeyValue {
     var keyText: String { "\(ratio.keyText):\(enlarges.keyText)" }
 }
 
-extension ImageProxyConfiguration.AutoQuality.Method: ResultKeyValue {
-    var keyText: String { rawValue }
-}
+extension ImageProxyConfiguration.AutoQuality.Method: ResultKeyValue {}
 
 extension ProcessingOptions.AutoQuality: ResultKeyValue {
     var keyText: String {
@@ -142,13 +137,9 @@ extension ProcessingOptions.AutoQuality: ResultKeyValue {
     }
 }
 
-extension Resampler.Kernel: ResultKeyValue {
-    var keyText: String { rawValue }
-}
+extension Resampler.Kernel: ResultKeyValue {}
 
-extension ImageProxyConfiguration.UnsharpMasking.Mode: ResultKeyValue {
-    var keyText: String { rawValue }
-}
+extension ImageProxyConfiguration.UnsharpMasking.Mode: ResultKeyValue {}
 
 extension ProcessingOptions.UnsharpMaskingOverride: ResultKeyValue {
     var keyText: String { "\(mode.keyText):\(weight.keyText):\(divider.keyText)" }
