@@ -38,6 +38,19 @@ public enum PDFSamples {
                   stream(content)] + extraObjects)
     }
 
+    /// One page per entry, each `width × height` points wholly filled with its opaque colour (`rgb`: PDF's
+    /// `r g b` components, 0…1): pages of several sizes whose pixels are known exactly.
+    public static func colouredPages(_ pages: [(width: Int, height: Int, rgb: String)]) -> Data {
+        let kids = pages.indices.map { "\($0 + 3) 0 R" }.joined(separator: " ")
+        var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [\(kids)] /Count \(pages.count) >>"]
+        for (index, page) in pages.enumerated() {
+            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(page.width) \(page.height)] "
+                + "/Contents \(pages.count + 3 + index) 0 R >>")
+        }
+        objects += pages.map { stream("\($0.rgb) rg 0 0 \($0.width) \($0.height) re f") }
+        return document(objects)
+    }
+
     /// `count` pages of 100 × 50 points in one flat page tree, page `i` drawing a rectangle `i % 80` points
     /// from the left, all sharing the others' content streams.
     public static func manyPages(_ count: Int) -> Data {

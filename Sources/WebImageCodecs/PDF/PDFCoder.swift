@@ -55,7 +55,18 @@ public final class PDFCoder: ImageCoding, ImageHeaderReading {
     /// (``ImageHeader/pageCount``), read without rendering. `hasAlpha` is true: pages are rendered on a
     /// transparent background.
     public func header(_ data: Data) throws -> ImageHeader {
-        try PDFDecoding.header(data)
+        try PDFDecoding.headers(data, pages: 0..<1)[0]
+    }
+
+    /// The header of each page in `pages` (0-based), as ``header(_:)`` gives the first's: pages can differ in
+    /// size. The range is cut at the document's last page; one starting past it throws
+    /// ``WebImageError/BadImageDataReason/frameOutOfRange(index:count:)`` naming the page count.
+    ///
+    /// ```swift
+    /// let second = try PDFCoder().headers(data, pages: 1..<2)[0].pixelSize
+    /// ```
+    public func headers(_ data: Data, pages: Range<Int>) throws -> [ImageHeader] {
+        try PDFDecoding.headers(data, pages: pages)
     }
 
     /// False: PDF is read only.

@@ -19,14 +19,19 @@ enum PDFDecoding {
         }
     }
 
-    /// The first page's size at 72 DPI and the page count, without rendering.
-    static func header(_ data: Data) throws -> ImageHeader {
+    /// Each page's size in `pages` at 72 DPI with the page count, without rendering; the range is cut at the
+    /// last page, but its first page must exist (its error names the count).
+    static func headers(_ data: Data, pages: Range<Int>) throws -> [ImageHeader] {
         try PDFDocument.withDocument(data) { document in
-            let page = try document.page(0)
-            defer { g_object_unref(UnsafeMutableRawPointer(page.handle)) }
-            let size = PixelSize(width: PDFRasterizer.side(page.points.width),
-                                 height: PDFRasterizer.side(page.points.height))
-            return ImageHeader(format: .pdf, pixelSize: size, hasAlpha: true, pageCount: document.pageCount)
+            guard !pages.isEmpty else { return [] }
+            let last = max(pages.lowerBound + 1, min(pages.upperBound, document.pageCount))
+            return try (pages.lowerBound ..< last).map { index in
+                let page = try document.page(index)
+                defer { g_object_unref(UnsafeMutableRawPointer(page.handle)) }
+                let size = PixelSize(width: PDFRasterizer.side(page.points.width),
+                                     height: PDFRasterizer.side(page.points.height))
+                return ImageHeader(format: .pdf, pixelSize: size, hasAlpha: true, pageCount: document.pageCount)
+            }
         }
     }
 }

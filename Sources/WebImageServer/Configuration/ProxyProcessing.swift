@@ -69,8 +69,9 @@ extension ImageProxyConfiguration {
         /// Rasterise an SVG source whose URL names no format, rather than answer it as SVG (imgproxy's
         /// `IMGPROXY_ALWAYS_RASTERIZE_SVG`). Default false.
         public var alwaysRasterizesSVG = false
-        /// Render PDF sources (their first page), each in a child process bounded as ``pdfRendering`` says: poppler
-        /// can neither stop a page's drawing nor bound its memory. imgproxy has PDF only in its Pro edition.
+        /// Render PDF sources (the first page, or those imgproxy Pro's `page` and `pages` choose), each page in a
+        /// child process bounded as ``pdfRendering`` says: poppler can neither stop a page's drawing nor bound its
+        /// memory. imgproxy has PDF only in its Pro edition.
         /// Default false: a PDF source is refused with 422.
         public var rendersPDF = false
         /// The child processes PDF pages are drawn in. Default: this executable with `pdf-page`, 256 MiB, 30 s of CPU.

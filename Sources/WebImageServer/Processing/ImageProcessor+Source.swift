@@ -60,6 +60,12 @@ extension ImageProcessor {
                         what: "the \(count) pages processed")
     }
 
+    /// `count` pages stacked into `size` (a PDF's: each page's size is known) against the source resolution limits.
+    func checkStack(_ size: PixelSize, count: Int, options: ProcessingOptions) throws(ProxyError) {
+        try checkPixels(size, frames: 1, limit: min(maxSourcePixels, options.security.maxSourcePixels ?? .max),
+                        what: "the stack of \(count) pages")
+    }
+
     private func checkPixels(_ size: PixelSize, frames: Int, limit: Int, what: String) throws(ProxyError) {
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         let (total, overflowTotal) = pixels.multipliedReportingOverflow(by: frames)
@@ -87,7 +93,7 @@ extension ImageProcessor {
     /// stored orientation: the plan's scale applies to both sides alike), or at `exactSize` when the plan
     /// resizes the whole source to it; keeping the source's colour profile when `keepsProfile`, or the first
     /// embedded thumbnail when `thumbnail` and the source has one.
-    /// A vector source is rendered at `vectorRaster`, a PDF page in a child process.
+    /// An SVG source is rendered at `vectorRaster` (a PDF's pages are drawn by `drawPDF`).
     func decode(_ data: Data, header: ImageHeader, scale planScale: Double, exactSize: PixelSize? = nil, frames: Int,
                 keepsProfile: Bool, thumbnail: Bool, readsMetadata: Bool,
                 vectorRaster: PixelSize? = nil) throws(ProxyError) -> Image {
@@ -104,11 +110,6 @@ extension ImageProcessor {
                 ?? PixelSize(width: max(1, Int((Double(stored.width) * scale).rounded(.up))),
                              height: max(1, Int((Double(stored.height) * scale).rounded(.up))))
             options.preserveAspectRatio = exactSize == nil
-        }
-        if header.format == .pdf, let pdf = vectors.pdf, let vectorRaster {
-            let pixels = try pdf.render(data, size: vectorRaster)
-            return Image(frames: [ImageFrame(pixels: pixels)], format: .pdf, hasAlpha: true, isThumbnail: true,
-                         isVector: true)
         }
         do {
             if frames > 1, frames < header.frameCount {

@@ -70,13 +70,22 @@ extension ImageProcessor {
         return PixelSize(width: max(1, Int(Double(size.width) / shrink)), height: max(1, Int(Double(size.height) / shrink)))
     }
 
-    /// The raster a vector source is rendered at for a plan of `scale` on `base`: any scale (vectors enlarge
-    /// freely), but never over the source resolution limit — a result crop of a corner of a huge enlargement is
-    /// rendered at the limit and resized the rest of the way.
+    /// The raster a vector source is rendered at for a plan of `scale` on `base`.
     func vectorRaster(base: PixelSize, scale: Double) -> PixelSize {
+        Self.scaled(base, by: vectorScale(base: base, scale: scale))
+    }
+
+    /// The scale a vector planned on `base` is rendered at for a plan of `scale`: any (vectors enlarge freely),
+    /// but never over the source resolution limit — a result crop of a corner of a huge enlargement is rendered
+    /// at the limit and resized the rest of the way.
+    func vectorScale(base: PixelSize, scale: Double) -> Double {
         let pixels = Double(base.width) * Double(base.height)
-        let fitted = min(scale, (Double(maxSourcePixels) / pixels).squareRoot())
-        return PixelSize(width: max(1, Int((Double(base.width) * fitted).rounded())),
-                         height: max(1, Int((Double(base.height) * fitted).rounded())))
+        return min(scale, (Double(maxSourcePixels) / pixels).squareRoot())
+    }
+
+    /// `size` times `scale`, each side rounded and at least 1.
+    static func scaled(_ size: PixelSize, by scale: Double) -> PixelSize {
+        PixelSize(width: max(1, Int((Double(size.width) * scale).rounded())),
+                  height: max(1, Int((Double(size.height) * scale).rounded())))
     }
 }

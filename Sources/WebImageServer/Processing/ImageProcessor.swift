@@ -49,7 +49,8 @@ package struct ImageProcessor: Sendable {
         if choice.requested == .svg {
             throw .unprocessable("an SVG result needs an SVG source; the source is \(header.format.rawValue)")
         }
-        if header.format == .pdf, vectors.pdf == nil { throw Self.pdfSourcesOff }
+        let pdf = header.format == .pdf ? vectors.pdf : nil
+        if header.format == .pdf, pdf == nil { throw Self.pdfSourcesOff }
         let vector = Self.vectorFormats.contains(header.format)
         var options = options
         // imgproxy renders a vector at any size: `enlarge` does not hold it back, nor its declared size refuse it.
@@ -61,12 +62,14 @@ package struct ImageProcessor: Sendable {
         } else {
             try checkSource(source, header: header, frames: frames, options: options)
         }
-        let base = vector ? vectorBase(header.pixelSize, options: options) : header.pixelSize
         // imgproxy skips when the URL names no format or the source's (negotiation does not count).
         if options.skipProcessing.contains(header.format), choice.mayAnswerSource(skipsAllowed: encoding.bestFormat.allowsSkips),
            choice.requested == nil || choice.requested == header.format {
             return (source.data, header.format)
         }
+        // A PDF is planned on the pages `page` and `pages` choose (imgproxy Pro's), which can differ in size.
+        let document = pdf == nil ? nil : try pdfPages(source.data, header: header, options: options)
+        let base = vector ? vectorBase(document?.size ?? header.pixelSize, options: options) : header.pixelSize
         let animated = frames > 1
         let named = choice.resolved(source: header.format, animated: animated)
         let keepsFrames = animated && choice.keepsFrames(source: header.format, animated: true)
@@ -80,9 +83,14 @@ package struct ImageProcessor: Sendable {
                                   limits: limits(for: options, frames: keepsFrames ? frames : 1))
         let keepsProfile = !options.stripColorProfile && (named.map(Self.carriesProfile) ?? false)
         // imgproxy Pro's page and pages, for a still result.
-        let pages = keepsFrames || header.format == .svg ? nil : try pageRange(header: header, options: options)
+        let pages = keepsFrames || vector ? nil : try pageRange(header: header, options: options)
+        if let pages { try checkPages(header, count: pages.count, options: options) }
         var image = try timing.time(.decode) { [options] span throws(ProxyError) in
             if span.isRecording { span.attributes[ImageProxySpans.Attribute.format] = header.format.rawValue }
+            if let pdf, let document {
+                return try drawPDF(source.data, pages: document, base: base, scale: trims ? 1 : plan.scale,
+                                   renderer: pdf)
+            }
             if let pages {
                 return try decodePages(source.data, range: pages, keepsProfile: keepsProfile,
                                        readsMetadata: ResultMetadata.isRead(for: options))

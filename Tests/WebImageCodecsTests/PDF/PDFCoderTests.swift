@@ -92,6 +92,18 @@ import WebImage
             == PixelSize(width: 612, height: 792))
     }
 
+    @Test func eachPagesHeaderGivesItsOwnSize() throws {
+        let data = PDFSamples.colouredPages([(40, 30, "1 0 0"), (60, 20, "0 1 0"), (30, 50, "0 0 1")])
+        let sizes = [PixelSize(width: 40, height: 30), PixelSize(width: 60, height: 20), PixelSize(width: 30, height: 50)]
+        #expect(try PDFCoder().headers(data, pages: 0..<3) == sizes.map {
+            ImageHeader(format: .pdf, pixelSize: $0, hasAlpha: true, pageCount: 3)
+        })
+        #expect(try PDFCoder().headers(data, pages: 1..<9).map(\.pixelSize) == Array(sizes[1...]), "cut at the last")
+        #expect(try PDFCoder().header(data) == PDFCoder().headers(data, pages: 0..<1)[0])
+        #expect(try PDFCoder().headers(data, pages: 2..<2).isEmpty)
+        #expect(Support.failure { try PDFCoder().headers(data, pages: 3..<4) } == "1001 frame 3 out of range (the image has 3)")
+    }
+
     /// Not a default coder (as SDWebImage's PDF plugin): the shared manager refuses PDFs until it is added.
     @Test func pdfIsDecodedOnceTheCoderIsAdded() throws {
         let data = PDFSamples.page()
