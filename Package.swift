@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
+        // Video poster frames (FFmpeg), a coder apps add: not part of `WebImage`, so apps without it link no FFmpeg.
+        .library(name: "WebImageVideo", targets: ["WebImageVideo"]),
         .executable(name: "webimage", targets: ["webimage"]),
         .executable(name: "webimage-demo", targets: ["WebImageDemo"]),
     ],
@@ -68,6 +70,10 @@ let package = Package(
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         // pango 1.50 on cairo: the service's text watermarks (Pango markup). Its flags carry -pthread too.
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        // FFmpeg 5.1: video containers read from memory (libavformat), their frames decoded (libavcodec) and
+        // converted to RGBA (libswscale).
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat libavcodec libswscale libavutil",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev"])]),
         // libjpeg behind a setjmp error handler (incremental decoding).
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng's full and progressive readers report errors by longjmp, which Swift cannot catch.
@@ -95,6 +101,8 @@ let package = Package(
                                                  .product(name: "NIOSSL", package: "swift-nio-ssl"),
                                                  .product(name: "Logging", package: "swift-log"),
                                                  .product(name: "Metrics", package: "swift-metrics")]),
+        // VideoThumbnailCoder: one frame of a video, in this process or in a bounded child (`VideoFrameChild`).
+        .target(name: "WebImageVideo", dependencies: ["WebImage", "WebImageCore", "CFFmpeg", "Spawning", "CSystemShim"]),
         // The shared cache tier: an ImageCaching over a small RESP client on SwiftNIO.
         .target(name: "WebImageRedis", dependencies: ["WebImage",
                                                       .product(name: "Crypto", package: "swift-crypto"),
@@ -142,7 +150,7 @@ let package = Package(
                                .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The command-line tool: the libraries only.
         .executableTarget(name: "webimage",
-                          dependencies: ["WebImage", "WebImageServer", "WebImageRedis", "WebImageCLISupport",
+                          dependencies: ["WebImage", "WebImageServer", "WebImageRedis", "WebImageCLISupport", "WebImageVideo",
                                          // `--use-s3`: its credentials are AWSSigV4's type.
                                          "AWSSigV4",
                                          .product(name: "Logging", package: "swift-log"),
@@ -195,6 +203,8 @@ let package = Package(
                 path: "Tests/S3Support"),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"]),
+        // Videos made by Debian's ffmpeg in the tests; `webimage` as the video child (`video-frame`).
+        .testTarget(name: "WebImageVideoTests", dependencies: ["WebImageVideo", "WebImage", "TestSupport", "webimage"]),
         .testTarget(name: "WebImageCachingTests", dependencies: ["WebImage", "CacheCrashWriter", "TestSupport"]),
         // Child process for the cache crash test: writes entries until it is killed.
         .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImage", "TestSupport"],

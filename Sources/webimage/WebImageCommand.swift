@@ -12,7 +12,8 @@ struct WebImageCommand: AsyncParsableCommand {
         commandName: "webimage",
         abstract: "Fetch, cache, decode, thumbnail and re-encode images (SwiftWebImage).",
         subcommands: [InfoCommand.self, DecodeCommand.self, ConvertCommand.self, FetchCommand.self,
-                      PrefetchCommand.self, CacheCommand.self, ServeCommand.self, PDFPageCommand.self])
+                      PrefetchCommand.self, CacheCommand.self, ServeCommand.self, PDFPageCommand.self,
+                      VideoFrameCommand.self])
 
     /// PDFs are read like the other formats: the files and URLs a user names are theirs to trust, and
     /// `serve` reads only their headers in its own process (pages are drawn in `pdf-page` children).

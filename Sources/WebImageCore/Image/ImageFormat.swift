@@ -9,6 +9,8 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case undefined
     /// Windows icon: a directory of PNG or BMP images.
     case ico
+    /// Video containers (``VideoSniffing``): read by the video coder, one frame a decode; never written.
+    case mp4, mov, webm, mkv, avi
 
     /// Sniffs the format from the first bytes, with SDWebImage's table.
     ///
@@ -19,7 +21,8 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// `FF 0A` (codestream) or `00 00 00 0C 4A 58 4C 20 0D 0A 87 0A` (container) → JPEG XL,
     /// `00 00 01 00` and an image count of 1…512 (that is not an ISO-BMFF `ftyp` box) → ICO, `%PDF` → PDF,
     /// text whose first 4 KB (``svgSniffingLength``) hold an `<svg` root after an optional BOM and the XML prolog
-    /// (declaration, comments, processing instructions, doctype) → SVG.
+    /// (declaration, comments, processing instructions, doctype) → SVG; MP4, MOV, WebM, Matroska and AVI by
+    /// ``VideoSniffing``'s table.
     ///
     /// Compressed bytes are not looked into: gzip (an SVGZ) sniffs as ``undefined`` here, since inflating needs
     /// zlib and this module has no C imports. The SVG coder of `WebImageCodecs` claims gzip whose inflated start
@@ -31,6 +34,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// Sniffs the format from raw bytes; see ``init(sniffing:)``.
     public static func sniff(_ bytes: UnsafeRawBufferPointer) -> ImageFormat {
         guard let first = bytes.first else { return .undefined }
+        if let video = VideoSniffing.format(bytes) { return video }
         func ascii(_ range: Range<Int>) -> String? {
             guard range.upperBound <= bytes.count else { return nil }
             return String(decoding: bytes[range], as: UTF8.self)
@@ -67,6 +71,14 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// The most images an ICO directory is taken to hold when sniffing (real icons hold a handful).
     private static let maxIconCount = 512
 
+    /// Whether this is a video container (its image is one frame of the video).
+    public var isVideo: Bool {
+        switch self {
+        case .mp4, .mov, .webm, .mkv, .avi: true
+        default: false
+        }
+    }
+
     /// The usual file extension (`jpg` for JPEG), or nil for ``undefined``.
     public var fileExtension: String? {
         switch self {
@@ -95,6 +107,10 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
         case .svg: "image/svg+xml"
         case .pdf: "application/pdf"
         case .ico: "image/x-icon"
+        case .mov: "video/quicktime"
+        case .mkv: "video/x-matroska"
+        case .avi: "video/x-msvideo"
+        case .mp4, .webm: "video/\(rawValue)"
         case .undefined: nil
         default: "image/\(rawValue)"
         }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Spawning
 import WebImage
 
 /// The child side of PDF rendering (``ImageProxyConfiguration/PDFRendering``): reads one request on standard
@@ -25,8 +26,7 @@ public enum PDFPageChild {
             return 2
         }
         // Limits first: nothing the document says is read before they hold.
-        limit(.data, to: request.memoryLimit)
-        limit(.cpu, to: request.cpuSeconds)
+        ChildResourceLimits.apply(memoryBytes: request.memoryLimit, cpuSeconds: request.cpuSeconds)
         guard let document = FileDescriptorIO.read(STDIN_FILENO, count: request.documentLength) else {
             _ = FileDescriptorIO.write(STDOUT_FILENO, PDFPageWire.failure("the document was cut short"))
             return 2
@@ -51,21 +51,5 @@ public enum PDFPageChild {
                 + "not the \(request.size.width)x\(request.size.height) asked for"))
         }
         return pixels
-    }
-
-    private enum Resource {
-        case data, cpu
-    }
-
-    /// Sets a soft and hard limit (the CPU's hard one a second later: SIGXCPU first, then SIGKILL).
-    private static func limit(_ resource: Resource, to value: Int) {
-        let soft = rlim_t(max(1, value))
-        var limits = rlimit(rlim_cur: soft, rlim_max: resource == .cpu ? soft + 1 : soft)
-        #if canImport(Glibc)
-        let name = __rlimit_resource_t(resource == .cpu ? RLIMIT_CPU.rawValue : RLIMIT_DATA.rawValue)
-        #else
-        let name = resource == .cpu ? RLIMIT_CPU : RLIMIT_DATA
-        #endif
-        _ = setrlimit(name, &limits)
     }
 }

@@ -1,3 +1,4 @@
+import Spawning
 import WebImage
 
 /// The child's reply as it arrives (``PDFPageWire``): the status, then a failure's message or the pixels'

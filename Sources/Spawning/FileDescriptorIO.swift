@@ -10,10 +10,10 @@ private let systemWrite: @Sendable (Int32, UnsafeRawPointer?, Int) -> Int = Darw
 import Foundation
 
 /// Reads and writes on descriptors, retried when a signal interrupts them: partial ones on the service's
-/// non-blocking ends of the PDF child's pipes, whole ones on the child's blocking standard input and output.
-enum FileDescriptorIO {
+/// non-blocking ends of a child's pipes, whole ones on the child's blocking standard input and output.
+package enum FileDescriptorIO {
     /// What one call did.
-    enum Transfer: Equatable {
+    package enum Transfer: Equatable {
         case moved(Int)
         /// Nothing now (EAGAIN): poll again.
         case wouldBlock
@@ -22,16 +22,16 @@ enum FileDescriptorIO {
         case failed(Int32)
     }
 
-    static func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Transfer {
+    package static func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Transfer {
         transfer { systemRead(descriptor, buffer.baseAddress, buffer.count) }
     }
 
-    static func writeSome(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Transfer {
+    package static func writeSome(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Transfer {
         transfer { systemWrite(descriptor, bytes.baseAddress, bytes.count) }
     }
 
     /// Exactly `count` bytes from a blocking descriptor; nil at an error or when the input ends first.
-    static func read(_ descriptor: Int32, count: Int) -> Data? {
+    package static func read(_ descriptor: Int32, count: Int) -> Data? {
         var data = Data(count: count)
         let complete = data.withUnsafeMutableBytes { buffer in
             var done = 0
@@ -46,7 +46,7 @@ enum FileDescriptorIO {
     }
 
     /// All of `bytes` to a blocking descriptor; false at an error.
-    static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var done = 0
         while done < bytes.count {
             guard case .moved(let put) = writeSome(descriptor, UnsafeRawBufferPointer(rebasing: bytes[done...])) else {
@@ -57,12 +57,12 @@ enum FileDescriptorIO {
         return true
     }
 
-    static func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+    package static func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { write(descriptor, $0) }
     }
 
     /// Makes `descriptor` non-blocking.
-    static func setNonBlocking(_ descriptor: Int32) {
+    package static func setNonBlocking(_ descriptor: Int32) {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 

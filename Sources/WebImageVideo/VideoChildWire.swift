@@ -1,0 +1,74 @@
+import Foundation
+import WebImageCore
+
+/// What a process and its video child say to each other: one request on the child's standard input, one reply on
+/// its standard output.
+///
+/// Request: the magic, a UInt32 length and the ``Request`` as JSON, a UInt64 length and the video. Reply: 0, a
+/// UInt32 length and the answer as JSON (a ``VideoProbe``, or a ``FrameAnswer`` followed by a UInt64 length and
+/// that many RGBA8 bytes); or 1, a UInt32 length and the failure's message in UTF-8. Integers little-endian.
+enum VideoChildWire {
+    static let magic = Array("webimage-video-1\n".utf8)
+    /// The most JSON either side accepts, and a failure's message is cut to 1 KiB.
+    static let maxJSONBytes = 1 << 20
+    static let maxMessageBytes = 1024
+
+    struct Request: Codable, Equatable {
+        enum Kind: String, Codable { case probe, frame }
+        var kind: Kind
+        var limits: VideoLimits
+        /// The child's `RLIMIT_DATA` and `RLIMIT_CPU`.
+        var memoryBytes: Int
+        var cpuSeconds: Int
+        var second: Double = 1
+        var keyframes = false
+        var maxPixelCount = Int.max
+        var thumbnailPixelSize: PixelSize?
+        var preserveAspectRatio = true
+        var applyOrientation = false
+    }
+
+    /// A frame's raster size and the orientation the image reports.
+    struct FrameAnswer: Codable, Equatable {
+        var width: Int
+        var height: Int
+        var orientation: ImageOrientation
+        var isThumbnail: Bool
+    }
+
+    static func request(_ request: Request, length: Int) throws -> [UInt8] {
+        let json = try JSONEncoder().encode(request)
+        var bytes = magic
+        bytes.append(le: UInt32(json.count))
+        bytes += json
+        bytes.append(le: UInt64(length))
+        return bytes
+    }
+
+    static func answer(_ value: some Encodable) throws -> [UInt8] {
+        let json = try JSONEncoder().encode(value)
+        var bytes: [UInt8] = [0]
+        bytes.append(le: UInt32(json.count))
+        return bytes + json
+    }
+
+    static func failure(_ message: String) -> [UInt8] {
+        let text = Array(message.utf8.prefix(maxMessageBytes))
+        var bytes: [UInt8] = [1]
+        bytes.append(le: UInt32(text.count))
+        return bytes + text
+    }
+}
+
+extension [UInt8] {
+    mutating func append(le value: some FixedWidthInteger) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+}
+
+extension FixedWidthInteger {
+    /// The value of little-endian `bytes` (exactly `MemoryLayout<Self>.size` of them).
+    init(littleEndianBytes bytes: some Collection<UInt8>) {
+        self = bytes.reversed().reduce(Self.zero) { $0 << 8 | Self($1) }
+    }
+}
