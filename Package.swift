@@ -70,6 +70,9 @@ let package = Package(
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         // pango 1.50 on cairo: the service's text watermarks (Pango markup). Its flags carry -pthread too.
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        // libexif 0.6: the service's `/info` names EXIF tags and writes their values as libexif does (imgproxy's
+        // answers show its titles and texts).
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // FFmpeg 5.1: video containers read from memory (libavformat), their frames decoded (libavcodec) and
         // converted to RGBA (libswscale).
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat libavcodec libswscale libavutil",
@@ -124,7 +127,7 @@ let package = Package(
         // Hummingbird router any Hummingbird app can mount.
         .target(name: "WebImageServer",
                 dependencies: ["AWSSigV4", "WebImage", "WebImageCodecs", "WebImageRedis", "WebImageLogging", "CSystemShim",
-                               "Spawning", "CPango",
+                               "Spawning", "CPango", "CExif", "CImageQuant",
                                .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                // Its HTTP/1 child channel, wrapped to check the Host header.

@@ -14,6 +14,7 @@ set -euo pipefail
 # libxml2-dev: the service's SVG sanitiser reads documents with libxml2.
 # libpoppler-glib-dev: the PDF coder renders pages with poppler's GLib interface onto cairo surfaces.
 # libpango1.0-dev: the service's text watermarks (Pango markup laid out by pango, drawn by cairo).
+# libexif-dev: the service's `/info` names EXIF tags and writes their values with libexif, as imgproxy answers.
 # libavformat-dev, libavcodec-dev, libswscale-dev: video poster frames (FFmpeg 5.1), read from memory.
 # ffmpeg: the video tests and benchmarks make their videos with it (and time it beside our frames).
 # python3-venv: the virtual environment moto_server is installed in (below).
@@ -22,14 +23,14 @@ set -euo pipefail
 # fresh machine's first setup takes minutes longer; once installed it costs nothing.
 # iproute2: `ip`, which brings loopback up in the network namespaces (unshare, util-linux) that the URL property and
 # SSRF tests run their subjects in.
-packages=(pkg-config zlib1g-dev libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libdeflate-dev libimagequant-dev libpango1.0-dev
+packages=(pkg-config zlib1g-dev libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libdeflate-dev libimagequant-dev libpango1.0-dev libexif-dev
           libavformat-dev libavcodec-dev libswscale-dev ffmpeg
           libavif-dev libheif-dev libjxl-dev liblcms2-dev libtiff-dev librsvg2-dev libxml2-dev libpoppler-glib-dev libavif-bin libheif-examples libjxl-tools poppler-utils redis-server openssl iproute2 python3-venv chromium)
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 \
         && pkg-config --exists zlib libturbojpeg libpng16 libwebp libwebpdemux libwebpmux libdeflate imagequant libavif libheif \
-        && pkg-config --exists libjxl libjxl_threads lcms2 libtiff-4 librsvg-2.0 libxml-2.0 poppler-glib pangocairo \
+        && pkg-config --exists libjxl libjxl_threads lcms2 libtiff-4 librsvg-2.0 libxml-2.0 poppler-glib pangocairo libexif \
         && pkg-config --exists libavformat libavcodec libswscale libavutil && [ -x /usr/bin/ffmpeg ] \
         && [ -f /usr/include/jpeglib.h ] && [ -f /usr/include/gif_lib.h ] && [ -x /usr/bin/redis-server ] \
         && python3 -c "import ensurepip, venv" 2>/dev/null && [ -x /usr/bin/openssl ] && [ -x /usr/bin/avifdec ] && [ -x /usr/bin/heif-convert ] && [ -x /usr/bin/djxl ] \

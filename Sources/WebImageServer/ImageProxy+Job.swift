@@ -73,7 +73,7 @@ extension ImageProxy {
     }
 
     /// A source URL (the image's, or a watermark's) checked against the sources' policy, by scheme.
-    private func checkedSource(_ text: String) throws(ProxyError) -> URL {
+    func checkedSource(_ text: String) throws(ProxyError) -> URL {
         switch text.prefix(while: { $0 != ":" }).lowercased() {
         case "local": try LocalSource.check(text, root: sources.local, policy: configuration.sources.policy)
         case "s3": try S3Object.check(text, store: configuration.sources.s3, policy: configuration.sources.policy)
@@ -81,7 +81,7 @@ extension ImageProxy {
         }
     }
 
-    private func checkSignature(_ path: ProxyPath) throws(ProxyError) {
+    func checkSignature(_ path: ProxyPath) throws(ProxyError) {
         if path.signature == "_" || path.signature == "unsafe" {
             guard configuration.signing.allowsUnsigned else {
                 throw .forbidden("unsigned URLs are not accepted; sign the path with your key and salt")

@@ -28,6 +28,13 @@ import WebImage
         return path
     }()
 
+    /// A file of info presets, as `IMGPROXY_INFO_PRESETS_PATH` names one.
+    static let infoPresetsFile: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("serve-info-presets-\(getpid()).txt").path
+        try? "# placeholders\nsmall=bh:4:3\n\nfull=th:1/ph:1\n".write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }()
+
     /// A valid value other than the default, for every option (a new option without one fails `everyOptionHasASample`).
     static let samples: [String: [String]] = [
         "bind": ["10.0.0.1:9000"], "metrics-bind": ["127.0.0.1:9100"], "key": ["6b6579"], "salt": ["73616c74"],
@@ -61,6 +68,8 @@ import WebImage
         "shared-cache-connections": ["4"], "shared-cache-max-entry-bytes": ["1000"],
         "shared-cache-max-pending-writes": ["3"], "shared-cache-key-prefix": ["x:"], "workers": ["13"],
         "queue": ["5"], "retry-after": ["4"], "preset": ["thumb=rs:fill:100:100"], "presets-file": [presetsFile], "only-presets": ["true"],
+        "info-preset": ["small=bh:4:3"], "info-presets-file": [infoPresetsFile], "info-only-presets": ["true"],
+        "allowed-info-option": ["size", "s"],
         "watermark-path": [watermarkFile], "watermark-data": [watermarkPNG.base64EncodedString()],
         "watermark-opacity": ["0.5"], "watermark-url": ["https://images.example/mark.png"],
         "fallback-image-url": ["http://images.example/fallback.png"], "fallback-image-path": [watermarkFile],
@@ -263,7 +272,7 @@ import WebImage
 
     /// The inputs ``ServeSettings/finish()`` copies into the configuration: their change shows there.
     static func isTransient(_ path: String) -> Bool {
-        ["keys", "salts", "presets", "maxSourceMegapixels", "queue", "sharedCache", "s3"].contains {
+        ["keys", "salts", "presets", "infoPresets", "maxSourceMegapixels", "queue", "sharedCache", "s3"].contains {
             path == $0 || path.hasPrefix($0 + ".")
         }
     }

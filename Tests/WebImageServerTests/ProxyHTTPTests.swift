@@ -69,19 +69,21 @@ import WebImage
 
     @Test func healthReadyAndInfo() async throws {
         try await ProxyHarness.with { harness in
-            harness.serve("/anim.gif", try Fixtures.animatedGIF(30, 20, frames: 4), contentType: "image/gif")
-            harness.serve("/a.jpg", try Fixtures.jpeg(40, 30))
+            let gif = try Fixtures.animatedGIF(30, 20, frames: 4), jpeg = try Fixtures.jpeg(40, 30)
+            harness.serve("/anim.gif", gif, contentType: "image/gif")
+            harness.serve("/a.jpg", jpeg)
             #expect(try await harness.get("/health").text == "ok\n")
             #expect(try await harness.get("/ready").status == 200)
-            let info = try await harness.get("/info" + harness.signedPath("", source: "/anim.gif"))
+            let info = try await harness.get("/info" + harness.signedPath("pn:1", source: "/anim.gif"))
             #expect(info.status == 200)
             #expect(info.header("Content-Type") == "application/json")
             let fields = try JSONSerialization.jsonObject(with: info.body) as? [String: Any]
             #expect(fields?["format"] as? String == "gif")
             #expect(fields?["width"] as? Int == 30 && fields?["height"] as? Int == 20)
-            #expect(fields?["frames"] as? Int == 4)
+            #expect(fields?["pages_number"] as? Int == 4 && fields?["size"] as? Int == gif.count)
             let still = try await harness.get("/info" + harness.signedPath("", source: "/a.jpg"))
-            #expect(still.text == #"{"format":"jpeg","frames":1,"height":30,"width":40}"#)
+            #expect(still.text == #"{"format":"jpeg","height":30,"mime_type":"image/jpeg","orientation":1,"size":"#
+                    + "\(jpeg.count)" + #","width":40}"#)
             let unsigned = try await harness.get("/info/_" + ProxyHarness.plainPart("", source: harness.origin.url("/a.jpg").absoluteString))
             #expect(unsigned.status == 403)
         }

@@ -50,9 +50,10 @@ final class CountingJPEGCoder: ImageCoding, ImageHeaderReading {
             #expect(try await harness.get(harness.signedPath("w:20", source: "/0.jpg")).status == 200)
             #expect(counting.headerReads.withLock { $0 } == 3)
 
-            harness.serve("/info.jpg", try Fixtures.jpeg(64, 48))
+            let jpeg = try Fixtures.jpeg(64, 48)
+            harness.serve("/info.jpg", jpeg)
             let info = try await harness.get("/info" + harness.signedPath("", source: "/info.jpg"))
-            #expect(info.text == #"{"format":"jpeg","frames":1,"height":48,"width":64}"#)
+            #expect(info.text == #"{"format":"jpeg","height":48,"mime_type":"image/jpeg","orientation":1,"size":\#(jpeg.count),"width":64}"#)
             #expect(counting.headerReads.withLock { $0 } == 4)
             #expect(counting.decodes.withLock { $0 } == 3)
         }

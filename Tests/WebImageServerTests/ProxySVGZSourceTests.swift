@@ -31,7 +31,8 @@ import WebImage
             #expect(image.pixelSize == PixelSize(width: 300, height: 150))
             #expect(image.pixels.converted(to: .rgba8).rgba8(x: 75, y: 75) == [0, 0, 255, 255])
             let info = try await harness.get("/info" + harness.signedPath("", source: "/d.svgz"))
-            #expect(info.text == #"{"format":"svg","frames":1,"height":50,"width":100}"#)
+            #expect(info.text == #"{"format":"svg","height":50,"mime_type":"image/svg+xml","orientation":1,"size":"#
+                    + "\(SVGZSamples.compressed().count)" + #","width":100}"#)
         }
     }
 

@@ -24,6 +24,8 @@ public struct ImageProxyConfiguration: Sendable {
     public var concurrency: Concurrency
     /// Presets, quality and coders. Default ``Processing/init(presets:defaultQuality:coders:)``.
     public var processing: Processing
+    /// `/info`'s presets, presets-only mode and allowed options. Default ``Info/init(presets:onlyPresets:allowedOptions:)``.
+    public var info = Info()
     /// Formats and cache headers of the answers. Default ``Responses/init(negotiatesFormat:negotiatesAVIF:cacheTTL:errorCacheTTL:)``.
     public var responses: Responses
     /// Where the service's metrics (``ImageProxyMetrics``, and its downloader's ``WebImageMetrics``) are made

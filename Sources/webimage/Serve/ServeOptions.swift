@@ -7,7 +7,8 @@ import WebImageServer
 /// Every `webimage serve` option, each declared once, in the order `--help` lists them.
 enum ServeOptions {
     static let all: [ServeOption] = listening + signing + sources + s3 + limits + timeouts + caches + sharedCache
-        + concurrency + processing + encoding + autoQuality + unsharpMasking + bestFormat + pdf + responses + process + tracing
+        + concurrency + processing + encoding + autoQuality + unsharpMasking + bestFormat + pdf + video + responses + process
+        + tracing
 
     static let listening: [ServeOption] = [
         ServeOption(name: "bind", variables: ["WEBIMAGE_BIND", "IMGPROXY_BIND"], kind: .value("HOST:PORT"),
@@ -153,12 +154,7 @@ enum ServeOptions {
                     help: "A file of presets, one NAME=OPTIONS a line (blank lines and lines starting with # are "
                         + "skipped), added to --preset's. Default: none.",
                     field: "configuration.processing.presets") { settings, given in
-            guard let text = try? String(contentsOfFile: given.text, encoding: .utf8) else {
-                throw CLIFailure(subject: given.origin, reason: "cannot read '\(given.text)' as UTF-8 text")
-            }
-            settings.presets += text.split(whereSeparator: \.isNewline)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            settings.presets += try ServeSettings.presetLines(given)
         },
         ServeOption(name: "watermark-path", variables: ["WEBIMAGE_WATERMARK_PATH", "IMGPROXY_WATERMARK_PATH"],
                     kind: .value("FILE"), help: "The image watermark:… draws (at most 10 MB and 16 MP). Default: none.",
@@ -240,6 +236,29 @@ enum ServeOptions {
         .toggle("only-presets", ["WEBIMAGE_ONLY_PRESETS", "IMGPROXY_ONLY_PRESETS"],
                 "Presets-only mode: a URL's options are one segment of :-separated preset names.",
                 field: "configuration.processing.onlyPresets", \.configuration.processing.onlyPresets),
+        .list("info-preset", ["WEBIMAGE_INFO_PRESETS", "IMGPROXY_INFO_PRESETS"],
+              "A named info option list for /info's preset:NAME (repeatable); one named default applies to every "
+                + "info URL first.",
+              valueName: "NAME=OPTIONS", field: "configuration.info.presets", \.infoPresets),
+        ServeOption(name: "info-presets-file", variables: ["WEBIMAGE_INFO_PRESETS_PATH", "IMGPROXY_INFO_PRESETS_PATH"],
+                    kind: .value("FILE"),
+                    help: "A file of info presets, one NAME=OPTIONS a line (blank lines and lines starting with # are "
+                        + "skipped), added to --info-preset's. Default: none.",
+                    field: "configuration.info.presets") { settings, given in
+            settings.infoPresets += try ServeSettings.presetLines(given)
+        },
+        ServeOption(name: "info-only-presets", variables: ["WEBIMAGE_INFO_ONLY_PRESETS", "IMGPROXY_INFO_ONLY_PRESETS"],
+                    kind: .invertible,
+                    help: "Presets-only mode for /info: an info URL's options are one segment of :-separated info "
+                        + "preset names. Default: as --only-presets.",
+                    field: "configuration.info.onlyPresets") { settings, given in
+            settings.configuration.info.onlyPresets = given.text == "true"
+        },
+        .list("allowed-info-option", ["WEBIMAGE_ALLOWED_INFO_OPTIONS", "IMGPROXY_ALLOWED_INFO_OPTIONS"],
+              "An info option name an info URL may use itself (repeatable; give full and short names each); "
+                + "presets are not held to it. Default: all.",
+              valueName: "NAME", field: "configuration.info.allowedOptions", \.configuration.info.allowedOptions)
+        { name in InfoOptionNames.all.contains(name) ? nil : "not an info option" },
         .invertible("strip-metadata", ["WEBIMAGE_STRIP_METADATA", "IMGPROXY_STRIP_METADATA"],
                     "Drop the source's metadata from results unless the URL says strip_metadata:false; "
                         + "--no-strip-metadata keeps it (EXIF orientation 1) unless the URL says true. Default on.",

@@ -22,6 +22,8 @@ struct ServeSettings: Sendable {
     var salts: [String] = []
     /// Option lists named `NAME=OPTIONS`, into the configuration's presets.
     var presets: [String] = []
+    /// Info option lists named `NAME=OPTIONS`, into the configuration's info presets.
+    var infoPresets: [String] = []
     /// Megapixels, into the configuration's `limits.maxSourcePixels`.
     var maxSourceMegapixels: Double = 50
     /// Requests waiting for a worker; nil: 2 × workers.
@@ -83,6 +85,12 @@ struct ServeSettings: Sendable {
         } catch {
             throw CLIFailure(subject: "--preset", reason: error.message)
         }
+        configuration.info.presets = try Self.presets(infoPresets, subject: "--info-preset")
+        do {
+            try configuration.info.validatePresets()
+        } catch {
+            throw CLIFailure(subject: "--info-preset", reason: error.message)
+        }
         configuration.limits.maxSourcePixels = Int(maxSourceMegapixels * 1_000_000)
         configuration.concurrency.queueSize = queue ?? 2 * configuration.concurrency.workers
         configuration.caches.shared = sharedCache.endpoints.isEmpty ? nil : sharedCache
@@ -108,21 +116,31 @@ struct ServeSettings: Sendable {
     static let maxPresetBytes = 4096
 
     /// `NAME=OPTIONS` entries as imgproxy's `IMGPROXY_PRESETS` writes them.
-    static func presets(_ entries: [String]) throws -> [String: String] {
+    static func presets(_ entries: [String], subject: String = "--preset") throws -> [String: String] {
         var presets: [String: String] = [:]
         for entry in entries {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw CLIFailure(subject: "--preset", reason: "bad value '\(entry.prefix(64))': give NAME=OPTIONS")
+                throw CLIFailure(subject: subject, reason: "bad value '\(entry.prefix(64))': give NAME=OPTIONS")
             }
             guard entry.utf8.count <= maxPresetBytes else {
-                throw CLIFailure(subject: "--preset", reason: "'\(parts[0].prefix(64))' is longer than \(maxPresetBytes) bytes")
+                throw CLIFailure(subject: subject, reason: "'\(parts[0].prefix(64))' is longer than \(maxPresetBytes) bytes")
             }
             guard presets.updateValue(parts[1], forKey: parts[0]) == nil else {
-                throw CLIFailure(subject: "--preset", reason: "'\(parts[0])' is given twice")
+                throw CLIFailure(subject: subject, reason: "'\(parts[0])' is given twice")
             }
         }
         return presets
+    }
+
+    /// The `NAME=OPTIONS` lines of a presets file (blank lines and lines starting with # skipped).
+    static func presetLines(_ given: ServeOption.Given) throws -> [String] {
+        guard let text = try? String(contentsOfFile: given.text, encoding: .utf8) else {
+            throw CLIFailure(subject: given.origin, reason: "cannot read '\(given.text)' as UTF-8 text")
+        }
+        return text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 }
 
