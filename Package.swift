@@ -127,7 +127,7 @@ let package = Package(
         // Hummingbird router any Hummingbird app can mount.
         .target(name: "WebImageServer",
                 dependencies: ["AWSSigV4", "WebImage", "WebImageCodecs", "WebImageRedis", "WebImageLogging", "CSystemShim",
-                               "Spawning", "CPango", "CExif", "CImageQuant",
+                               "Spawning", "CPango", "WebImageVideo", "CExif", "CImageQuant",
                                .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                // Its HTTP/1 child channel, wrapped to check the Host header.

@@ -80,9 +80,14 @@ public final class ImageProxy: Sendable {
         let shared = configuration.caches.shared.map {
             SharedTier(configuration: $0, statistics: statistics, proxyInstrumentation: configuration.instrumentation)
         }
-        // With PDF sources on, a PDF's header is read here and its pages drawn in children.
-        let coders = configuration.processing.rendersPDF ? configuration.processing.coders.readingPDFHeaders()
+        // With PDF sources on, a PDF's header is read here and its pages drawn in children; videos are read in
+        // children alone.
+        var coders = configuration.processing.rendersPDF ? configuration.processing.coders.readingPDFHeaders()
                                                          : configuration.processing.coders
+        if configuration.processing.readsVideo {
+            coders = coders.readingVideo(configuration.processing.videoThumbnails.coder(
+                timeLimit: configuration.timeouts.processing))
+        }
         sources = SourceStore(downloader: downloader, disk: diskStore("sources"), shared: shared,
                               downloadTimeout: configuration.timeouts.download,
                               revalidateAfter: configuration.caches.revalidateSourcesAfter, statistics: statistics,

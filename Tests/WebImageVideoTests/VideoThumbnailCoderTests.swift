@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import WebImage
 import WebImageVideo
 
@@ -23,7 +24,7 @@ struct VideoThumbnailCoderTests {
     @Test("each container sniffs as its format and gives the header of its video stream",
           arguments: [("mp4", ImageFormat.mp4), ("mov", .mov), ("mkv", .mkv), ("webm", .webm), ("avi", .avi)])
     func containers(_ container: String, _ format: ImageFormat) async throws {
-        let video = try await VideoFixtures.greyRamp(container)
+        let video = try await VideoSamples.greyRamp(container)
         #expect(ImageFormat(sniffing: video) == format)
         #expect(coder.canDecode(video))
         let header = try coder.header(video)
@@ -43,17 +44,17 @@ struct VideoThumbnailCoderTests {
 
     @Test("the frame is ffmpeg's own at that time, byte for byte")
     func sameAsFFmpeg() async throws {
-        let video = try await VideoFixtures.pattern()
+        let video = try await VideoSamples.pattern()
         for second in [0.0, 0.52, 1.0] {
             let ours = try coder.decode(video, options: options(second: second)).pixels.bytes
-            let theirs = try await VideoFixtures.ffmpegFrame(video, second: second)
+            let theirs = try await VideoSamples.ffmpegFrame(video, second: second)
             #expect(ours == theirs, "second \(second)")
         }
     }
 
     @Test("keyframes take the key frame at or before the second; a second past the end gives the last frame")
     func keyframesAndEnd() async throws {
-        let video = try await VideoFixtures.greyRamp("mp4")
+        let video = try await VideoSamples.greyRamp("mp4")
         #expect(abs(grey(try coder.decode(video, options: options(second: 1.55, keyframes: true))) - 80) <= 2)
         #expect(abs(grey(try coder.decode(video, options: options(second: 0))) - 0) <= 2)
         #expect(abs(grey(try coder.decode(video, options: options(second: 100))) - 232) <= 2)
@@ -63,7 +64,7 @@ struct VideoThumbnailCoderTests {
           arguments: [(90, ImageOrientation.left), (180, .down), (270, .right)])
     func rotation(_ degrees: Int, _ orientation: ImageOrientation) async throws {
         // ffmpeg 5.1 writes the `rotate` tag of a stream copy as that many degrees counter-clockwise.
-        let video = try await VideoFixtures.rotatedPattern(degrees)
+        let video = try await VideoSamples.rotatedPattern(degrees)
         let header = try coder.header(video)
         #expect(header.orientation == orientation)
         var upright = options(second: 1)
@@ -72,7 +73,7 @@ struct VideoThumbnailCoderTests {
         #expect(image.pixelSize == header.displayedSize)
         // ffmpeg turns the YUV planes before converting, so chroma edges differ a little; a wrong turn differs
         // everywhere (a mean of tens).
-        let theirs = try await VideoFixtures.ffmpegFrame(video, second: 1)
+        let theirs = try await VideoSamples.ffmpegFrame(video, second: 1)
         let mean = Double(zip(image.pixels.bytes, theirs).map { abs(Int($0) - Int($1)) }.reduce(0, +)) / Double(theirs.count)
         #expect(image.pixels.bytes.count == theirs.count)
         #expect(mean < 1.5, "mean difference \(mean)")
@@ -80,7 +81,7 @@ struct VideoThumbnailCoderTests {
 
     @Test("thumbnails are made as for any format")
     func thumbnail() async throws {
-        let video = try await VideoFixtures.greyRamp("mp4")
+        let video = try await VideoSamples.greyRamp("mp4")
         var thumbnail = options(second: 2)
         thumbnail.thumbnailPixelSize = PixelSize(width: 32, height: 32)
         let image = try coder.decode(video, options: thumbnail)

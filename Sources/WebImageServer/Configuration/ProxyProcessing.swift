@@ -76,6 +76,11 @@ extension ImageProxyConfiguration {
         public var rendersPDF = false
         /// The child processes PDF pages are drawn in. Default: this executable with `pdf-page`, 256 MiB, 30 s of CPU.
         public var pdfRendering = PDFRendering()
+        /// Read video sources, a poster frame each, as ``videoThumbnails`` says (imgproxy Pro's
+        /// `IMGPROXY_ENABLE_VIDEO_THUMBNAILS`). Default false: a video source is refused with 422.
+        public var readsVideo = false
+        /// How video sources are read when ``readsVideo`` is on. Default: imgproxy Pro's defaults, in children.
+        public var videoThumbnails = VideoThumbnails()
         /// The coders sources are read, decoded and encoded with: their headers (``ImageHeaderReading``) decide
         /// which sources are images, and their limits apply. Default `CodersManager.shared` (every built-in
         /// coder).
@@ -90,6 +95,8 @@ extension ImageProxyConfiguration {
             options.skipProcessing = skipProcessingFormats
             options.stripMetadata = stripsMetadata
             options.keepCopyright = keepsCopyright
+            options.videoThumbnailSecond = videoThumbnails.second
+            options.videoThumbnailKeyframes = videoThumbnails.keyframes
             return options
         }
 

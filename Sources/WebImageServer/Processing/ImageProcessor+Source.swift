@@ -1,9 +1,15 @@
 import Foundation
 import WebImage
+import WebImageVideo
 
 /// Reading and checking the source: its header, the limits it must be within, and the decode at the size the
 /// plan needs.
 extension ImageProcessor {
+    /// A video source while video sources are off (no video coder reads its header).
+    static let videoSourcesOff = ProxyError.unprocessable(
+        "video sources are off on this server (the operator turns them on with --video-thumbnails, "
+            + "IMGPROXY_ENABLE_VIDEO_THUMBNAILS)")
+
     /// The formats whose embedded thumbnail `enforce_thumbnail` uses (imgproxy's `SupportsThumbnail`).
     static let thumbnailFormats: Set<ImageFormat> = [.heic, .heif, .avif]
 
@@ -14,6 +20,7 @@ extension ImageProcessor {
             return try coders.header(for: source.data)
         } catch WebImageError.badImageData(.unsupportedFormat(let format)) {
             if format == .pdf, vectors.pdf == nil { throw Self.pdfSourcesOff }
+            if format.isVideo { throw Self.videoSourcesOff }
             throw .unprocessable(format == .undefined ? "the source is not an image"
                                                       : "the source format \(format.rawValue) is not supported")
         } catch {
@@ -95,13 +102,15 @@ extension ImageProcessor {
     /// embedded thumbnail when `thumbnail` and the source has one.
     /// An SVG source is rendered at `vectorRaster` (a PDF's pages are drawn by `drawPDF`).
     func decode(_ data: Data, header: ImageHeader, scale planScale: Double, exactSize: PixelSize? = nil, frames: Int,
-                keepsProfile: Bool, thumbnail: Bool, readsMetadata: Bool,
+                keepsProfile: Bool, thumbnail: Bool, readsMetadata: Bool, video: (second: Double, keyframes: Bool) = (1, false),
                 vectorRaster: PixelSize? = nil) throws(ProxyError) -> Image {
         let stored = header.pixelSize, scale = min(1, planScale)
         var options = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: frames == 1, maxPixelCount: maxSourcePixels,
                                          readsMetadata: readsMetadata)
         options.colorSpace = keepsProfile ? .preserve : .sRGB
         options.coderOptions[EmbeddedThumbnail.self] = thumbnail
+        options.coderOptions[VideoThumbnailSecond.self] = video.second
+        options.coderOptions[VideoThumbnailKeyframes.self] = video.keyframes
         if let vectorRaster {
             options.thumbnailPixelSize = vectorRaster
         } else if scale < 0.95 {

@@ -62,8 +62,8 @@ package struct ImageProcessor: Sendable {
         } else {
             try checkSource(source, header: header, frames: frames, options: options)
         }
-        // imgproxy skips when the URL names no format or the source's (negotiation does not count).
-        if options.skipProcessing.contains(header.format), choice.mayAnswerSource(skipsAllowed: encoding.bestFormat.allowsSkips),
+        // imgproxy skips when the URL names no format or the source's (negotiation does not count); never a video.
+        if options.skipProcessing.contains(header.format), !header.format.isVideo, choice.mayAnswerSource(skipsAllowed: encoding.bestFormat.allowsSkips),
            choice.requested == nil || choice.requested == header.format {
             return (source.data, header.format)
         }
@@ -105,6 +105,7 @@ package struct ImageProcessor: Sendable {
                                                  ? header.orientation : .up, rotate: options.rotate),
                               frames: keepsFrames ? frames : 1, keepsProfile: keepsProfile, thumbnail: thumbnail,
                               readsMetadata: ResultMetadata.isRead(for: options),
+                              video: (options.videoThumbnailSecond, options.videoThumbnailKeyframes),
                               vectorRaster: vector ? vectorRaster(base: base, scale: trims ? 1 : plan.scale) : nil)
         }
         var stored = thumbnail || pages != nil ? image.pixels.size : base

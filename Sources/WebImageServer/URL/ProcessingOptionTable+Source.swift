@@ -2,11 +2,16 @@ import Foundation
 import WebImage
 
 extension ProcessingOptionTable {
-    /// imgproxy Pro's options about the source: its animation, an SVG's style sheet and its digest.
+    /// imgproxy Pro's options about the source: its pages and animation, a video's frame, an SVG's style sheet and
+    /// its digest.
     static let source: [ProcessingOptionSpec] = [
         single(["page", "pg"], \.page) { arguments, text throws(ProxyError) in try arguments.integer(text, in: 0...100_000) },
         single(["pages", "pgs"], \.pages) { arguments, text throws(ProxyError) in try arguments.integer(text, in: 1...1000) },
         flag(["disable_animation", "da"], \.disableAnimation),
+        single(["video_thumbnail_second", "vts"], \.videoThumbnailSecond) { arguments, text throws(ProxyError) in
+            try arguments.number(text, in: 0...1e7)
+        },
+        flag(["video_thumbnail_keyframes", "vtk"], \.videoThumbnailKeyframes),
         single(["style", "st"], \.style) { arguments, text throws(ProxyError) in
             try arguments.base64Text(text, refusal: "style takes base64url-encoded UTF-8 CSS")
         },

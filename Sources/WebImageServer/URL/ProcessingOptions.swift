@@ -235,6 +235,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// How many pages from ``page`` a still result stacks, top to bottom and left-aligned (imgproxy Pro's
     /// `pages`). Default 1.
     public var pages = 1
+    /// The time, in seconds, of a video source's frame (imgproxy Pro's `video_thumbnail_second`). Default the
+    /// operator's (``ImageProxyConfiguration/VideoThumbnails/second``).
+    public var videoThumbnailSecond = 1.0
+    /// Take a video's key frame at or before ``videoThumbnailSecond`` (imgproxy Pro's `video_thumbnail_keyframes`).
+    /// Default the operator's (``ImageProxyConfiguration/VideoThumbnails/keyframes``).
+    public var videoThumbnailKeyframes = false
     /// Process every source as a still: its first frame (imgproxy Pro's `disable_animation`). Default false.
     public var disableAnimation = false
     /// The digest the source must have; nil (the default) checks none.

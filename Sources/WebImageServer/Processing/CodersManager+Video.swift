@@ -1,0 +1,10 @@
+import WebImage
+import WebImageVideo
+
+extension CodersManager {
+    /// These coders with `video` in place of any other video coder: with video sources on, every probe and frame
+    /// runs in `video`'s child processes, never in the service's.
+    func readingVideo(_ video: VideoThumbnailCoder) -> CodersManager {
+        CodersManager(coders: coders.filter { !($0 is VideoThumbnailCoder) } + [video])
+    }
+}
