@@ -48,17 +48,12 @@ enum InfoOptionTable {
             try arguments.set(0, &options.alpha, arguments.boolean)
             try arguments.set(1, &options.checkTransparency, arguments.boolean)
         },
-        // Processing's crop arguments; its gravity defaults to the centre (info has no `gravity` option).
+        // Processing's crop, read by its own declaration; its gravity defaults to the centre (info has no
+        // `gravity` option).
         InfoOptionSpec(["crop", "c"], owns: \.crop) { arguments, options throws(ProxyError) in
-            try arguments.count(1...5)
-            var crop = ProcessingOptions.Crop(width: try arguments.cropSide(arguments.values[0]),
-                                              height: arguments.values.count > 1
-                                                  ? try arguments.cropSide(arguments.values[1]) : 0)
-            if arguments.values.count > 2 {
-                let (gravity, x, y) = try arguments.gravity(Array(arguments.values[2...]))
-                (crop.gravity, crop.offsetX, crop.offsetY) = (gravity, x, y)
-            }
-            options.crop = crop.width > 0 && crop.height > 0 ? crop : nil
+            var processing = ProcessingOptions()
+            try ProcessingOptionTable.spec(named: "crop").apply(arguments, &processing)
+            options.crop = processing.crop.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil }
         },
         InfoOptionSpec(["palette", "p"], owns: \.palette) { arguments, options throws(ProxyError) in
             try arguments.single(&options.palette) { text throws(ProxyError) in
