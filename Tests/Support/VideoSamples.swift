@@ -14,14 +14,17 @@ public enum VideoSamples {
         return url
     }()
 
-    /// The file `ffmpeg arguments… <folder>/name` writes, made on first use.
+    /// The file `ffmpeg arguments… <folder>/name` writes, made on first use; written under a temporary name and
+    /// renamed, so a test running beside the one making it never reads half a file.
     public static func make(_ name: String, _ arguments: [String]) async throws -> Data {
         let url = folder.appendingPathComponent(name)
         if let data = try? Data(contentsOf: url) { return data }
+        let partial = folder.appendingPathComponent("partial-\(UUID().uuidString)-\(name)")
         let ffmpeg = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/ffmpeg"),
-                                                ["-nostdin", "-loglevel", "error", "-y"] + arguments + [url.path],
+                                                ["-nostdin", "-loglevel", "error", "-y"] + arguments + [partial.path],
                                                 timeout: 120)
         guard ffmpeg.status == 0 else { throw FFmpegFailed(message: ffmpeg.stderr) }
+        guard rename(partial.path, url.path) == 0 else { throw FFmpegFailed(message: "cannot rename to \(url.path)") }
         return try Data(contentsOf: url)
     }
 
