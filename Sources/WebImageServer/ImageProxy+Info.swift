@@ -73,7 +73,7 @@ extension ImageProxy {
     private func makeInfo(_ job: InfoJob, until deadline: WorkDeadline) async throws(ProxyError) -> ProcessedResult {
         if let stored = results.storedResult(forKey: job.key) { return stored }
         if let hit = await results.sharedResult(forKey: job.key).result { return hit }
-        let reader = InfoReader(processor: processor)
+        let reader = InfoReader(processor: processor, videoDefaults: baseOptions)
         let json = try await withSource(job.source, until: deadline) { source throws(ProxyError) in
             try reader.answer(source, options: job.options).json()
         }

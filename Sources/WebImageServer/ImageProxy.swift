@@ -123,7 +123,8 @@ public final class ImageProxy: Sendable {
                                            ? PDFChildRenderer(rendering: configuration.processing.pdfRendering,
                                                               timeLimit: configuration.timeouts.processing) : nil,
                                        alwaysRasterizesSVG: configuration.processing.alwaysRasterizesSVG,
-                                       maxSVGZBytes: configuration.limits.maxSourceBytes))
+                                       maxSVGZBytes: configuration.limits.maxSourceBytes),
+                                   videoTileAutoKeyframes: configuration.processing.videoThumbnails.tileAutoKeyframes)
         limiter = WorkLimiter(workers: configuration.concurrency.workers, queueLimit: configuration.concurrency.queueSize,
                               queueDepth: statistics.instruments.queueDepth)
         workers = WorkerThreads(count: configuration.concurrency.workers)

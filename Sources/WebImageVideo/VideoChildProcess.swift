@@ -59,25 +59,40 @@ public struct VideoChildProcess: Sendable, Hashable {
     }
 
     func frame(_ data: Data, limits: VideoLimits, options: ImageDecodeOptions) throws -> Image {
-        let format = ImageFormat(sniffing: data)
-        guard format.isVideo else { throw WebImageError.badImageData(data.isEmpty ? .empty : .unsupportedFormat(format)) }
-        let request = VideoChildWire.Request(
-            kind: .frame, limits: limits, memoryBytes: memoryLimit(data, pixels: options.maxPixelCount),
-            cpuSeconds: cpuSeconds, second: options.coderOptions[VideoThumbnailSecond.self],
-            keyframes: options.coderOptions[VideoThumbnailKeyframes.self], maxPixelCount: options.maxPixelCount,
-            thumbnailPixelSize: options.thumbnailPixelSize, preserveAspectRatio: options.preserveAspectRatio,
-            applyOrientation: options.applyOrientation)
-        let (pixelBytes, overflow) = options.maxPixelCount.multipliedReportingOverflow(by: 4)
-        let reply = try exchange(request, video: data, maxPixelBytes: overflow ? .max : pixelBytes)
-        guard let answer = try? JSONDecoder().decode(VideoChildWire.FrameAnswer.self, from: Data(reply.json)),
-              answer.width > 0, answer.height > 0, answer.width * answer.height * 4 == reply.pixels.count else {
-            throw WebImageError.badImageData(.corrupt("the video child answered wrongly"))
-        }
-        let pixels = PixelBuffer(width: answer.width, height: answer.height, bytes: reply.pixels)
-        let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: answer.orientation, format: format,
+        let format = try VideoThumbnailCoder.videoFormat(data)
+        let (answer, frames) = try frames(.frame, data, limits: limits, options: options)
+        let image = Image(frames: [ImageFrame(pixels: frames[0])], orientation: answer.orientation, format: format,
                           hasAlpha: false, isThumbnail: answer.isThumbnail)
         return image.with(frames: image.frames, scale: options.resolvedScale, orientation: answer.orientation,
                           isThumbnail: answer.isThumbnail, decodeOptions: options)
+    }
+
+    func frames(_ data: Data, schedule: VideoFrameSchedule, limits: VideoLimits,
+                options: ImageDecodeOptions) throws -> VideoFrames {
+        _ = try VideoThumbnailCoder.videoFormat(data)
+        let (answer, frames) = try frames(.frames, data, schedule: schedule, limits: limits, options: options)
+        return VideoFrames(frames: frames, orientation: answer.orientation)
+    }
+
+    /// The frames a `.frame` or `.frames` request gets: their pixels checked against the answer's size and count.
+    private func frames(_ kind: VideoChildWire.Request.Kind, _ data: Data, schedule: VideoFrameSchedule? = nil,
+                        limits: VideoLimits, options: ImageDecodeOptions) throws
+        -> (VideoChildWire.FrameAnswer, [PixelBuffer]) {
+        let request = VideoChildWire.Request(kind, limits: limits, memoryBytes: memoryLimit(data, pixels: options.maxPixelCount),
+                                             cpuSeconds: cpuSeconds, options: options, schedule: schedule)
+        let (pixelBytes, overflow) = options.maxPixelCount.multipliedReportingOverflow(by: 4)
+        let reply = try exchange(request, video: data, maxPixelBytes: overflow ? .max : pixelBytes)
+        guard let answer = try? JSONDecoder().decode(VideoChildWire.FrameAnswer.self, from: Data(reply.json)),
+              answer.width > 0, answer.height > 0, answer.count > 0,
+              answer.width * answer.height * 4 * answer.count == reply.pixels.count else {
+            throw WebImageError.badImageData(.corrupt("the video child answered wrongly"))
+        }
+        let frameBytes = answer.width * answer.height * 4
+        let frames = (0..<answer.count).map { index in
+            PixelBuffer(width: answer.width, height: answer.height,
+                        bytes: Array(reply.pixels[index * frameBytes ..< (index + 1) * frameBytes]))
+        }
+        return (answer, frames)
     }
 
     /// `RLIMIT_DATA`: the allowance, the video, and the frame twice over (decoded planes and the RGBA copy).

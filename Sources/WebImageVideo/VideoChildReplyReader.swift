@@ -75,7 +75,7 @@ struct VideoChildReplyReader {
             }
         case .json:
             result.json = part
-            stage = kind == .frame ? .pixelLength : .complete
+            stage = kind == .probe ? .complete : .pixelLength
         case .message:
             finish(message: String(decoding: part, as: UTF8.self))
         case .pixelLength:

@@ -29,6 +29,19 @@ final class VideoContainer {
         return Double(value) / Double(AV_TIME_BASE)
     }
 
+    /// The video stream's mean time between key frames in seconds, from the container's index; nil when the
+    /// index lists no key frame or the duration is unknown.
+    var keyframeInterval: Double? {
+        let stream = videoStream
+        let entries = Int(avformat_index_get_entries_count(stream))
+        let keyframes = (0..<entries).reduce(0) { count, index in
+            guard let entry = avformat_index_get_entry(stream, Int32(index)) else { return count }
+            return count + (entry.pointee.flags & AVINDEX_KEYFRAME != 0 ? 1 : 0)
+        }
+        guard keyframes > 0, let duration else { return nil }
+        return duration / Double(keyframes)
+    }
+
     /// Opens `data`, finds its streams and runs `body` on the container; errors are
     /// ``WebImageError/badImageData(_:)``.
     static func open<Result>(_ data: Data, limits: VideoLimits,

@@ -54,20 +54,27 @@ public enum VideoFrameChild {
             let probe = try VideoThumbnailCoder.probeHere(video, limits: request.limits)
             return FileDescriptorIO.write(STDOUT_FILENO, try VideoChildWire.answer(probe))
         case .frame:
-            var options = ImageDecodeOptions(thumbnailPixelSize: request.thumbnailPixelSize,
-                                             preserveAspectRatio: request.preserveAspectRatio,
-                                             applyOrientation: request.applyOrientation,
-                                             maxPixelCount: request.maxPixelCount)
-            options.coderOptions[VideoThumbnailSecond.self] = request.second
-            options.coderOptions[VideoThumbnailKeyframes.self] = request.keyframes
-            let image = try VideoThumbnailCoder.decodeHere(video, limits: request.limits, options: options)
+            let image = try VideoThumbnailCoder.decodeHere(video, limits: request.limits, options: request.decodeOptions)
             let pixels = image.pixels.converted(to: .rgba8)
-            let answer = VideoChildWire.FrameAnswer(width: pixels.width, height: pixels.height,
-                                                    orientation: image.orientation, isThumbnail: image.isThumbnail)
-            var bytes = try VideoChildWire.answer(answer)
-            bytes.append(le: UInt64(pixels.bytes.count))
-            return FileDescriptorIO.write(STDOUT_FILENO, bytes)
-                && pixels.bytes.withUnsafeBytes { FileDescriptorIO.write(STDOUT_FILENO, $0) }
+            return try write(VideoChildWire.FrameAnswer(width: pixels.width, height: pixels.height,
+                                                        orientation: image.orientation, isThumbnail: image.isThumbnail),
+                             [pixels])
+        case .frames:
+            let schedule = request.schedule ?? VideoFrameSchedule(start: request.second, step: 0, count: 1)
+            let frames = try VideoThumbnailCoder.framesHere(video, schedule: schedule, limits: request.limits,
+                                                            options: request.decodeOptions)
+            let size = frames.frames[0].size
+            return try write(VideoChildWire.FrameAnswer(width: size.width, height: size.height,
+                                                        orientation: frames.orientation, isThumbnail: true,
+                                                        count: frames.frames.count), frames.frames)
         }
+    }
+
+    /// The answer, then the frames' length and their bytes; false when standard output failed.
+    private static func write(_ answer: VideoChildWire.FrameAnswer, _ frames: [PixelBuffer]) throws -> Bool {
+        var bytes = try VideoChildWire.answer(answer)
+        bytes.append(le: UInt64(frames.reduce(0) { $0 + $1.bytes.count }))
+        return FileDescriptorIO.write(STDOUT_FILENO, bytes)
+            && frames.allSatisfy { frame in frame.bytes.withUnsafeBytes { FileDescriptorIO.write(STDOUT_FILENO, $0) } }
     }
 }

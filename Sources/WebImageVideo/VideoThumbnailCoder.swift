@@ -83,7 +83,7 @@ public final class VideoThumbnailCoder: ImageCoding, ImageHeaderReading {
         }
     }
 
-    private static func videoFormat(_ data: Data) throws -> ImageFormat {
+    static func videoFormat(_ data: Data) throws -> ImageFormat {
         let format = ImageFormat(sniffing: data)
         guard format.isVideo else { throw WebImageError.badImageData(data.isEmpty ? .empty : .unsupportedFormat(format)) }
         return format

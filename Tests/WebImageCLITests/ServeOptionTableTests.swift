@@ -80,6 +80,10 @@ import WebImage
         "enforce-webp": ["true"], "enforce-avif": ["true"], "enforce-jxl": ["true"], "max-animation-frames": ["100"],
         "max-animation-frame-megapixels": ["2"], "strip-color-profile": ["false"], "enforce-thumbnail": ["true"], "auto-rotate": ["false"],
         "sanitize-svg": ["false"], "always-rasterize-svg": ["true"], "pdf-sources": ["true"], "pdf-memory-bytes": ["33554432"], "pdf-cpu-seconds": ["5"],
+        "video-thumbnails": ["true"], "video-thumbnail-second": ["2.5"], "video-thumbnail-keyframes": ["true"],
+        "video-thumbnail-tile-auto-keyframes": ["true"],
+        "video-thumbnail-probe-size": ["1000000"], "video-thumbnail-max-analyze-duration": ["500"],
+        "video-memory-bytes": ["33554432"], "video-cpu-seconds": ["5"],
         "skip-processing-format": ["gif", "png"], "ttl": ["60"], "error-ttl": ["3"],
         "drain-seconds": ["5"], "operator-page": ["false"], "operator-signing": ["true"],
         "operator-base-url": ["https://images.example.com"], "log-level": ["debug"], "log-format": ["json"], "access-log": ["false"],
@@ -95,6 +99,10 @@ import WebImage
         "configuration.caches.shared.redis.client.parser": "bounds on what a Redis server may send: protocol safety",
         "configuration.processing.pdfRendering.executable": "serve draws PDF pages in its own executable",
         "configuration.processing.pdfRendering.arguments": "the child is its own `pdf-page` subcommand",
+        "configuration.processing.videoThumbnails.child.executable": "serve reads videos in its own executable",
+        "configuration.processing.videoThumbnails.child.arguments": "the child is its own `video-frame` subcommand",
+        "configuration.processing.videoThumbnails.child.timeLimit.low": "the processing timeout is the child's",
+        "configuration.processing.videoThumbnails.child.timeLimit.high": "the processing timeout is the child's",
         "configuration.processing.encoderTuning.pngQuantizeColors": "--png-quantize and --png-quantization-colors give it",
     ]
 

@@ -23,6 +23,8 @@ import WebImage
         "avif_options": "off", "adjust": "10:1.2:0.5", "brightness": "-20", "contrast": "1.5", "saturation": "0",
         "monochrome": "0.5:f00", "duotone": "1:102030:fafafa", "colorize": "0.3:00ff00:1",
         "gradient": "0.8:fff:left:0.2:0.9", "disable_animation": "1", "page": "2", "pages": "3",
+        "video_thumbnail_second": "2.5", "video_thumbnail_keyframes": "1", "video_thumbnail_tile": "1:3:2:64:48:1:1:1:0.2:0.8",
+        "video_thumbnail_animation": "-1:100:10:64:48",
         "crop_aspect_ratio": "1.5:1", "autoquality": "dssim:0.01:60:90:0.001",
         "watermark_url": "aHR0cHM6Ly9leGFtcGxlLmNvbS9tLnBuZw", "watermark_text": "SGk", "watermark_size": "40:0",
         "watermark_rotate": "45", "watermark_shadow": "2", "dpi": "300", "resizing_algorithm": "cubic",

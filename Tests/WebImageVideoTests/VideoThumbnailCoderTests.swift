@@ -79,6 +79,31 @@ struct VideoThumbnailCoderTests {
         #expect(mean < 1.5, "mean difference \(mean)")
     }
 
+    @Test("frames on a schedule, at one size; auto key frames once the step reaches the key frame interval")
+    func schedule() async throws {
+        let video = try await VideoSamples.greyRamp("mp4")
+        var options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 32, height: 24), preserveAspectRatio: false)
+        func greys(_ schedule: VideoFrameSchedule) throws -> [Int] {
+            try coder.frames(video, schedule: schedule, options: options).frames.map {
+                #expect($0.size == PixelSize(width: 32, height: 24))
+                return Int($0.bytes[(12 * 32 + 16) * 4])
+            }
+        }
+        // Frames 5, 15, 25; with key frames (every 10 frames) 0, 10, 20.
+        let exact = try greys(VideoFrameSchedule(start: 0.5, step: 1, count: 3))
+        #expect(zip(exact, [40, 120, 200]).allSatisfy { abs($0 - $1) <= 2 }, "\(exact)")
+        let auto = try greys(VideoFrameSchedule(start: 0.5, step: 1, count: 3, autoKeyframes: true))
+        #expect(zip(auto, [0, 80, 160]).allSatisfy { abs($0 - $1) <= 2 }, "\(auto)")
+        // A step under the interval stays exact; past the end the schedule stops (3 s: 0.5, 1.0 … 2.5).
+        let short = try greys(VideoFrameSchedule(start: 0.5, step: 0.5, count: 8, autoKeyframes: true))
+        #expect(zip(short, [40, 80, 120, 160, 200]).allSatisfy { abs($0 - $1) <= 2 } && short.count == 5, "\(short)")
+        // Spread over the video: 3 s / 3.
+        let spread = try greys(VideoFrameSchedule(start: 0, step: -1, count: 3))
+        #expect(zip(spread, [0, 80, 160]).allSatisfy { abs($0 - $1) <= 2 }, "\(spread)")
+        options.maxPixelCount = 32 * 24 * 2
+        #expect(throws: WebImageError.self) { try greys(VideoFrameSchedule(start: 0, step: 1, count: 3)) }
+    }
+
     @Test("thumbnails are made as for any format")
     func thumbnail() async throws {
         let video = try await VideoSamples.greyRamp("mp4")

@@ -83,6 +83,21 @@ extension ProcessingOptions.Trim: ResultKeyValue {
     }
 }
 
+extension ProcessingOptions.VideoFrameLayout: ResultKeyValue {
+    var keyText: String {
+        [width.keyText, height.keyText, extend.keyText, trim.keyText, fill.keyText, focusX.keyText, focusY.keyText]
+            .joined(separator: ":")
+    }
+}
+
+extension ProcessingOptions.VideoTile: ResultKeyValue {
+    var keyText: String { "\(step.keyText):\(columns.keyText):\(rows.keyText):\(layout.keyText)" }
+}
+
+extension ProcessingOptions.VideoAnimation: ResultKeyValue {
+    var keyText: String { "\(step.keyText):\(delay.keyText):\(frames.keyText):\(layout.keyText)" }
+}
+
 extension ImageEncodeTuning.ChromaSubsampling: ResultKeyValue {}
 
 extension ImageEncodeTuning.WebPCompression: ResultKeyValue {}

@@ -12,6 +12,9 @@ extension ImageProxyConfiguration {
         /// Take the key frame at or before ``second`` instead of the exact frame, when the URL gives no
         /// `video_thumbnail_keyframes` (`IMGPROXY_VIDEO_THUMBNAIL_KEYFRAMES`). Default false.
         public var keyframes: Bool
+        /// Take key frames only for a sprite sheet or animation whose step reaches the video's mean key frame
+        /// interval (`IMGPROXY_VIDEO_THUMBNAIL_TILE_AUTO_KEYFRAMES`). Default false.
+        public var tileAutoKeyframes: Bool
         /// The most bytes read to find a video's streams (`IMGPROXY_VIDEO_THUMBNAIL_PROBE_SIZE`). Default 5,000,000.
         public var probeBytes: Int
         /// The most stream time analysed to find the streams' parameters, in milliseconds; 0 lets FFmpeg decide
@@ -21,10 +24,12 @@ extension ImageProxyConfiguration {
         /// the video and the frame, 30 s of CPU; the processing timeout is its time limit.
         public var child: VideoChildProcess
 
-        public init(second: Double = 1, keyframes: Bool = false, probeBytes: Int = 5_000_000,
-                    maxAnalyzeMilliseconds: Int = 0, child: VideoChildProcess = VideoChildProcess()) {
+        public init(second: Double = 1, keyframes: Bool = false, tileAutoKeyframes: Bool = false,
+                    probeBytes: Int = 5_000_000, maxAnalyzeMilliseconds: Int = 0,
+                    child: VideoChildProcess = VideoChildProcess()) {
             self.second = second
             self.keyframes = keyframes
+            self.tileAutoKeyframes = tileAutoKeyframes
             self.probeBytes = probeBytes
             self.maxAnalyzeMilliseconds = maxAnalyzeMilliseconds
             self.child = child

@@ -7,15 +7,20 @@ import WebImage
 /// limits.
 struct InfoReader: Sendable {
     let processor: ImageProcessor
+    /// The operator's video frame (``ProcessingOptions/videoThumbnailSecond`` and keyframes), when the URL gives
+    /// none.
+    let videoDefaults: ProcessingOptions
 
-    /// The answer for `source`; `video` is what a video source's reader found (nil for every image source).
-    func answer(_ source: SourceBytes, options: InfoOptions, video: VideoInfo? = nil) throws(ProxyError) -> InfoAnswer {
+    /// The answer for `source`.
+    func answer(_ source: SourceBytes, options: InfoOptions) throws(ProxyError) -> InfoAnswer {
         try options.hashsum?.check(source.data)
         let header = try processor.header(of: source)
+        // A video's container and streams, probed in its child.
+        let video = header.format.isVideo ? try VideoInfo(probing: source.data, with: processor.coders) : nil
         var answer = InfoAnswer()
         if options.size { answer.size = source.data.count }
         if options.format {
-            answer.format = header.format.rawValue
+            answer.format = video?.formats ?? header.format.rawValue
             answer.mimeType = header.format.mimeType
         }
         if options.dimensions {
@@ -33,7 +38,8 @@ struct InfoReader: Sendable {
         if options.sampleFormat { answer.sampleFormat = header.bitDepth > 8 ? "ushort" : "uchar" }
         if options.pagesNumber { answer.pagesNumber = max(header.frameCount, header.pageCount) }
         if options.alpha { answer.alpha = AlphaInfo(alpha: header.hasAlpha) }
-        if !options.hashsums.isEmpty {
+        // imgproxy leaves a video's digests out rather than read all of it.
+        if !options.hashsums.isEmpty, video == nil {
             answer.hashsums = Dictionary(uniqueKeysWithValues: options.hashsums.map { algorithm in
                 (algorithm.rawValue, ProcessingOptions.Hashsum(algorithm: algorithm,
                                                                digest: algorithm.digest(source.data)).hex)
@@ -71,7 +77,7 @@ struct InfoReader: Sendable {
 
     private func addPixelFields(_ source: SourceBytes, header: ImageHeader, options: InfoOptions,
                                 to answer: inout InfoAnswer) throws(ProxyError) {
-        let pixels = try uprightPixels(source, header: header, page: options.page)
+        let pixels = try uprightPixels(source, header: header, options: options)
         if options.alpha, options.checkTransparency {
             answer.alpha = AlphaInfo(alpha: header.hasAlpha, transparent: header.hasAlpha && InfoColors.isTransparent(pixels))
         }
@@ -88,9 +94,11 @@ struct InfoReader: Sendable {
         if options.perceptualHash { answer.perceptualHash = PerceptualHash.hash(pixels) }
     }
 
-    /// The `page` (or frame) of the source, decoded whole and turned upright, as straight RGBA8; the source
+    /// The `page` (or frame; a video's at its second) of the source, decoded whole and turned upright, as straight RGBA8; the source
     /// limits checked first (422).
-    private func uprightPixels(_ source: SourceBytes, header: ImageHeader, page: Int) throws(ProxyError) -> PixelBuffer {
+    private func uprightPixels(_ source: SourceBytes, header: ImageHeader,
+                               options: InfoOptions) throws(ProxyError) -> PixelBuffer {
+        let page = options.page
         let pages = max(header.frameCount, header.pageCount)
         guard page < pages else {
             throw .unprocessable("page \(page) is past the source's \(pages) page\(pages == 1 ? "" : "s")")
@@ -111,7 +119,9 @@ struct InfoReader: Sendable {
             }
         } else {
             image = try processor.decode(source.data, header: header, scale: 1, frames: 1, keepsProfile: false,
-                                         thumbnail: false, readsMetadata: false)
+                                         thumbnail: false, readsMetadata: false,
+                                         video: (options.videoThumbnailSecond ?? videoDefaults.videoThumbnailSecond,
+                                                 options.videoThumbnailKeyframes ?? videoDefaults.videoThumbnailKeyframes))
         }
         guard let first = image.frames.first?.pixels else { throw .unprocessable("the source decodes to no image") }
         return first.converted(to: .rgba8).applying(image.orientation)

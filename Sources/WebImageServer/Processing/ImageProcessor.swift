@@ -21,6 +21,9 @@ package struct ImageProcessor: Sendable {
     var animation = AnimationLimits()
     /// How SVG sources are answered.
     var vectors = VectorHandling()
+    /// Video sprite sheets and animations take key frames once their step reaches the key frame interval
+    /// (`IMGPROXY_VIDEO_THUMBNAIL_TILE_AUTO_KEYFRAMES`). Default false.
+    var videoTileAutoKeyframes = false
 
     /// imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES` and `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`.
     struct AnimationLimits: Sendable {
@@ -39,7 +42,7 @@ package struct ImageProcessor: Sendable {
         throws(ProxyError) -> (data: Data, format: ImageFormat) {
         try options.hashsum?.check(source.data)
         var source = try inflatingSVGZ(source, options: options)
-        let header = try header(of: source)
+        var header = try header(of: source)
         if header.format == .svg, let css = options.style {
             source = SourceBytes(data: try SVGStyleInjection.prepending(css: css, to: source.data), header: header)
         }
@@ -49,13 +52,20 @@ package struct ImageProcessor: Sendable {
         if choice.requested == .svg {
             throw .unprocessable("an SVG result needs an SVG source; the source is \(header.format.rawValue)")
         }
+        // imgproxy Pro's sprite sheet or animation of a video: made first, then processed as the source.
+        let composite = try videoComposite(source, header: header, options: options)
+        if let composite {
+            header = ImageHeader(format: header.format, pixelSize: composite.pixelSize, frameCount: composite.frameCount,
+                                 hasAlpha: composite.hasAlpha)
+        }
         let pdf = header.format == .pdf ? vectors.pdf : nil
         if header.format == .pdf, pdf == nil { throw Self.pdfSourcesOff }
         let vector = Self.vectorFormats.contains(header.format)
         var options = options
         // imgproxy renders a vector at any size: `enlarge` does not hold it back, nor its declared size refuse it.
         if vector { options.enlarge = true }
-        let frames = vector ? 1 : framesLoaded(header, options: options)
+        // A video animation keeps the frames its URL asks for (within the source limits).
+        let frames = vector ? 1 : composite?.frameCount ?? framesLoaded(header, options: options)
         // A vector's declared size is never refused (the vector guard scales it), its file size is.
         if vector {
             try checkSourceBytes(source, options: options)
@@ -83,7 +93,7 @@ package struct ImageProcessor: Sendable {
                                   limits: limits(for: options, frames: keepsFrames ? frames : 1))
         let keepsProfile = !options.stripColorProfile && (named.map(Self.carriesProfile) ?? false)
         // imgproxy Pro's page and pages, for a still result.
-        let pages = keepsFrames || vector ? nil : try pageRange(header: header, options: options)
+        let pages = keepsFrames || vector || composite != nil ? nil : try pageRange(header: header, options: options)
         if let pages { try checkPages(header, count: pages.count, options: options) }
         var image = try timing.time(.decode) { [options] span throws(ProxyError) in
             if span.isRecording { span.attributes[ImageProxySpans.Attribute.format] = header.format.rawValue }
@@ -91,6 +101,7 @@ package struct ImageProcessor: Sendable {
                 return try drawPDF(source.data, pages: document, base: base, scale: trims ? 1 : plan.scale,
                                    renderer: pdf)
             }
+            if let composite { return keepsFrames ? composite : composite.with(frames: [composite.frames[0]]) }
             if let pages {
                 return try decodePages(source.data, range: pages, keepsProfile: keepsProfile,
                                        readsMetadata: ResultMetadata.isRead(for: options))
@@ -108,7 +119,7 @@ package struct ImageProcessor: Sendable {
                               video: (options.videoThumbnailSecond, options.videoThumbnailKeyframes),
                               vectorRaster: vector ? vectorRaster(base: base, scale: trims ? 1 : plan.scale) : nil)
         }
-        var stored = thumbnail || pages != nil ? image.pixels.size : base
+        var stored = thumbnail || pages != nil || composite != nil ? image.pixels.size : base
         if trims, let trim = options.trim {
             image = trimmed(image, trim)
             stored = image.pixels.size

@@ -12,6 +12,24 @@ extension ProcessingOptionTable {
             try arguments.number(text, in: 0...1e7)
         },
         flag(["video_thumbnail_keyframes", "vtk"], \.videoThumbnailKeyframes),
+        spec(["video_thumbnail_tile", "vtt"], key: .fields(\.videoTile)) { arguments, options throws(ProxyError) in
+            try arguments.count(5...10)
+            let step = try arguments.number(arguments.values[0], in: -1e7...1e7)
+            let columns = try arguments.integer(arguments.values[1], in: 1...100)
+            let rows = try arguments.integer(arguments.values[2], in: 1...100)
+            options.videoTile = step == 0 ? nil
+                : ProcessingOptions.VideoTile(step: step, columns: columns, rows: rows,
+                                              layout: try ProcessingOptions.VideoFrameLayout(arguments, from: 3))
+        },
+        spec(["video_thumbnail_animation", "vta"], key: .fields(\.videoAnimation)) { arguments, options throws(ProxyError) in
+            try arguments.count(5...10)
+            let step = try arguments.number(arguments.values[0], in: -1e7...1e7)
+            let delay = try arguments.integer(arguments.values[1], in: 0...65_535)
+            let frames = try arguments.integer(arguments.values[2], in: 1...1000)
+            options.videoAnimation = step == 0 ? nil
+                : ProcessingOptions.VideoAnimation(step: step, delay: delay, frames: frames,
+                                                   layout: try ProcessingOptions.VideoFrameLayout(arguments, from: 3))
+        },
         single(["style", "st"], \.style) { arguments, text throws(ProxyError) in
             try arguments.base64Text(text, refusal: "style takes base64url-encoded UTF-8 CSS")
         },

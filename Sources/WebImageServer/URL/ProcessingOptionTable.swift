@@ -276,7 +276,6 @@ enum ProcessingOptionTable {
 
     /// imgproxy Pro's options not carried out yet, each with its aliases: refused by name (400).
     static let proOnly: [String: [String]] = [
-        "video_thumbnail_tile": ["vtt"], "video_thumbnail_animation": ["vta"],
         "background_alpha": ["bga"], "blur_areas": ["ba"], "progressive_blur": ["pbl"],
         "color_profile": ["cp", "icc"], "bypass_cache": ["bc"], "cache_tags": ["ct"],
     ]

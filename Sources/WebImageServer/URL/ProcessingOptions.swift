@@ -241,6 +241,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Take a video's key frame at or before ``videoThumbnailSecond`` (imgproxy Pro's `video_thumbnail_keyframes`).
     /// Default the operator's (``ImageProxyConfiguration/VideoThumbnails/keyframes``).
     public var videoThumbnailKeyframes = false
+    /// A video source made into a sprite sheet of its frames (imgproxy Pro's `video_thumbnail_tile`). Default nil.
+    public var videoTile: VideoTile?
+    /// A video source made into an animation of its frames (imgproxy Pro's `video_thumbnail_animation`); a sprite
+    /// sheet wins over it. Default nil.
+    public var videoAnimation: VideoAnimation?
     /// Process every source as a still: its first frame (imgproxy Pro's `disable_animation`). Default false.
     public var disableAnimation = false
     /// The digest the source must have; nil (the default) checks none.

@@ -17,6 +17,12 @@ extension ServeOptions {
                     + "video_thumbnail_keyframes. Default off.",
                 field: "configuration.processing.videoThumbnails.keyframes",
                 \.configuration.processing.videoThumbnails.keyframes),
+        .toggle("video-thumbnail-tile-auto-keyframes",
+                ["WEBIMAGE_VIDEO_THUMBNAIL_TILE_AUTO_KEYFRAMES", "IMGPROXY_VIDEO_THUMBNAIL_TILE_AUTO_KEYFRAMES"],
+                "Take key frames only for a sprite sheet or animation whose step reaches the video's mean key frame "
+                    + "interval. Default off.",
+                field: "configuration.processing.videoThumbnails.tileAutoKeyframes",
+                \.configuration.processing.videoThumbnails.tileAutoKeyframes),
         .number("video-thumbnail-probe-size", ["WEBIMAGE_VIDEO_THUMBNAIL_PROBE_SIZE", "IMGPROXY_VIDEO_THUMBNAIL_PROBE_SIZE"],
                 "The most bytes read to find a video's streams.",
                 field: "configuration.processing.videoThumbnails.probeBytes",
