@@ -175,7 +175,7 @@ let package = Package(
                           dependencies: ["WebImage", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CLCMS2", "CAVIF", "CHEIF", "CJXL", "CTIFF",
                                          "CRSVG", "CPoppler", .product(name: "AsyncHTTPClient", package: "async-http-client"), "TestSupport",
                                          "WebImageServer", "WebImageRedis", "RedisTestSupport", "S3TestSupport",
-                                         "AWSSigV4",
+                                         "AWSSigV4", "WebImageVideo", "PeakRSS",
                                          .product(name: "NIOCore", package: "swift-nio"),
                                          .product(name: "Tracing", package: "swift-distributed-tracing"),
                                          .product(name: "Hummingbird", package: "hummingbird")],

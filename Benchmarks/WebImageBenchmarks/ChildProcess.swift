@@ -3,12 +3,14 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs a program to its end and reports its wall-clock seconds, exit status and peak resident memory
-/// (`wait4`'s `ru_maxrss`): memory is measured in the child, never in the benchmark process.
+/// Runs a program to its end and reports its wall-clock seconds, exit status, CPU time and peak resident memory
+/// (`wait4`'s `ru_utime` + `ru_stime` and `ru_maxrss`): measured in the child, never in the benchmark process.
 struct ChildRun {
     var seconds: Double
     var status: Int32
     var peakRSSBytes: Int
+    /// User and system CPU seconds of the child and of the descendants it waited for.
+    var cpuSeconds: Double
 
     /// Runs `arguments[0]` with the rest as its arguments, standard output and error discarded.
     static func run(_ arguments: [String]) throws -> ChildRun {
@@ -32,6 +34,8 @@ struct ChildRun {
         let elapsed = ContinuousClock.now - start
         let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return ChildRun(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                        status: exitStatus, peakRSSBytes: Int(usage.ru_maxrss) * 1024)
+                        status: exitStatus, peakRSSBytes: Int(usage.ru_maxrss) * 1024,
+                        cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6)
     }
 }

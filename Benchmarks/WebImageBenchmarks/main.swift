@@ -1,7 +1,8 @@
 // Side-by-side benchmarks: each suite prints the library beside the raw C library or a peer, measured in
 // the same run. `swift run -c release webimage-benchmarks [suite…]` (all suites when none is named);
 // `--smartcrop CASES` is smart gravity's side of Benchmarks/smart_crop.sh (see SmartCropProbe); `--bare-server PORT
-// FILE` is serve_bench's bare Hummingbird handler (see BareServer).
+// FILE` is serve_bench's bare Hummingbird handler (see BareServer); `--video-frame …` and `--video-child` are the
+// video suite's children (see VideoBenchmarkChild).
 let suites: [(name: String, run: () throws -> Void)] = [
     ("jpeg", JPEGBenchmarks.run),
     ("png", PNGBenchmarks.run),
@@ -30,6 +31,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("serve-limit", ServeLimitBenchmark.run),
     ("autoquality", AutoQualityBenchmark.run),
     ("best-format", BestFormatBenchmark.run),
+    ("video", VideoBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -37,6 +39,11 @@ if arguments.first == "--smartcrop", arguments.count == 2 {
     try SmartCropProbe.run(casesPath: arguments[1])
 } else if arguments.first == "--bare-server", arguments.count == 3, let port = Int(arguments[1]) {
     try await BareServer.run(port: port, file: arguments[2])
+} else if arguments == VideoBenchmarkChild.childArguments {
+    VideoBenchmarkChild.runFrameChild()
+} else if arguments.first == "--video-frame", arguments.count == 5, let second = Double(arguments[3]),
+          let keyframes = Bool(arguments[4]) {
+    try VideoBenchmarkChild.run(mode: arguments[1], path: arguments[2], second: second, keyframes: keyframes)
 } else if arguments.first == "--child", arguments.count == 3 {
     if ThumbnailRSSBenchmark.childModes.contains(arguments[1]) {
         try ThumbnailRSSBenchmark.runChild(mode: arguments[1], path: arguments[2])
