@@ -86,7 +86,7 @@ public final class ImageProxy: Sendable {
                                                          : configuration.processing.coders
         if configuration.processing.readsVideo {
             coders = coders.readingVideo(configuration.processing.videoThumbnails.coder(
-                timeLimit: configuration.timeouts.processing))
+                timeLimit: configuration.timeouts.processing, maxPixels: configuration.limits.maxSourcePixels))
         }
         sources = SourceStore(downloader: downloader, disk: diskStore("sources"), shared: shared,
                               downloadTimeout: configuration.timeouts.download,

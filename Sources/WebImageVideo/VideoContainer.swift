@@ -71,13 +71,25 @@ final class VideoContainer {
                 }
                 context = open
                 defer { avformat_close_input(&optional) }
-                let found = avformat_find_stream_info(context, nil)
+                // Probing decodes a frame of a stream whose parameters the container leaves out: the decoders it
+                // opens refuse frames over the pixel limit before allocating them.
+                let streams = Int(context.pointee.nb_streams)
+                var options = [OpaquePointer?](repeating: nil, count: max(1, streams))
+                for index in 0..<streams { av_dict_set(&options[index], "max_pixels", String(limits.maxPixels), 0) }
+                defer { for index in 0..<streams { av_dict_free(&options[index]) } }
+                let found = avformat_find_stream_info(context, &options)
                 guard found >= 0 else { throw VideoError.failure("the video's streams cannot be read", code: found) }
                 let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
                 guard index >= 0 else {
                     throw WebImageError.badImageData(.corrupt("the file has no video stream"))
                 }
-                return try body(VideoContainer(context: context, videoStreamIndex: index))
+                let container = VideoContainer(context: context, videoStreamIndex: index)
+                let parameters = container.videoStream.pointee.codecpar.pointee
+                guard parameters.width > 0, parameters.height > 0 else {
+                    throw WebImageError.badImageData(.corrupt("the video stream's frame size cannot be read (over the "
+                        + "pixel limit of \(limits.maxPixels), or damaged)"))
+                }
+                return try body(container)
             }
         }
     }

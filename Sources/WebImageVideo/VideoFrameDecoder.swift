@@ -32,6 +32,7 @@ final class VideoFrameDecoder {
         var status = avcodec_parameters_to_context(codec, parameters)
         guard status >= 0 else { throw VideoError.failure("the video's decoder cannot be set up", code: status) }
         codec.pointee.thread_count = 1
+        codec.pointee.max_pixels = Int64(min(maxPixelCount, Int(Int64.max)))
         codec.pointee.pkt_timebase = container.videoStream.pointee.time_base
         status = avcodec_open2(codec, decoder, nil)
         guard status >= 0 else { throw VideoError.failure("the video's decoder cannot open", code: status) }

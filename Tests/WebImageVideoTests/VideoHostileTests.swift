@@ -15,7 +15,7 @@ struct VideoHostileTests {
     }
 
     /// The error's text, which must say what went wrong; nil when nothing was thrown.
-    private func failure(_ body: () throws -> Image) -> String? {
+    private func failure<Value>(_ body: () throws -> Value) -> String? {
         do {
             _ = try body()
             return nil
@@ -39,6 +39,43 @@ struct VideoHostileTests {
         let coder = VideoThumbnailCoder(limits: VideoLimits(maxPackets: 5))
         let message = failure { try coder.decode(video, options: frameOptions(second: 2.5)) }
         #expect(message == "corrupt image data: no frame within 5 packets of the video", "\(message ?? "none")")
+    }
+
+    @Test("a video claiming 16000×16000 frames is refused before a frame of that size is allocated")
+    func hugeDimensions() async throws {
+        let video = try TestCorpus.data("video/huge-dimensions.avi")
+        // Probing decodes a frame to learn the size: FFmpeg's own pixel limit refuses it, and the stream has none.
+        let refusal = "corrupt image data: the video stream's frame size cannot be read (over the pixel limit of "
+            + "100000000, or damaged)"
+        #expect(failure { try VideoThumbnailCoder().header(video) } == refusal)
+        #expect(failure { try VideoThumbnailCoder().decode(video, options: frameOptions(second: 0)) } == refusal)
+        // Allowed that many in the probe, the size is read, and the decode's own limit refuses it.
+        let probing = VideoThumbnailCoder(limits: VideoLimits(maxPixels: 300_000_000))
+        #expect(try probing.header(video).pixelSize == PixelSize(width: 16000, height: 16000))
+        #expect(failure { try probing.decode(video, options: frameOptions(second: 0)) }
+                    == "too many pixels: 16000x16000 is over the limit of 50000000 pixels per frame")
+        // Allowed that many pixels, the child still ends in a typed error within 64 MiB besides the frame's share.
+        let executable = try BuiltExecutable.url("webimage")
+        let child = VideoThumbnailCoder(limits: VideoLimits(maxPixels: .max),
+                                        childProcess: VideoChildProcess(executable: executable, memoryAllowance: 64 << 20))
+        let isolated = failure { try child.decode(video, options: frameOptions(second: 0, maxPixels: 300_000_000)) }
+        #expect(isolated?.hasPrefix("corrupt image data") == true, "\(isolated ?? "none")")
+    }
+
+    @Test("absurd frame rates: one frame every 100,000 s, and a million frames a second",
+          arguments: [("sparse.mp4", "1/100000", "3000000"), ("dense.mp4", "1000000", "0.00003")])
+    func frameRates(_ name: String, _ rate: String, _ duration: String) async throws {
+        // No B-frames: the MP4 muxer cannot store their reordering at one frame per 100,000 s.
+        let video = try await VideoSamples.make(name, ["-f", "lavfi", "-i", "color=c=blue:s=32x24:r=\(rate):d=\(duration)",
+                                                       "-c:v", "libx264", "-bf", "0", "-pix_fmt", "yuv420p"])
+        let coder = VideoThumbnailCoder()
+        for second in [0, 1, 1e6] {
+            let image = try coder.decode(video, options: frameOptions(second: second))
+            #expect(image.pixelSize == PixelSize(width: 32, height: 24))
+        }
+        let spread = try coder.frames(video, schedule: VideoFrameSchedule(start: 0, step: -1, count: 6),
+                                      options: ImageDecodeOptions())
+        #expect((1...6).contains(spread.frames.count))
     }
 
     @Test("damaged, truncated and empty videos are typed errors", arguments: ["truncated", "scrambled", "header"])

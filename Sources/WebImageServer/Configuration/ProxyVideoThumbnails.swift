@@ -35,12 +35,14 @@ extension ImageProxyConfiguration {
             self.child = child
         }
 
-        /// The coder the service reads videos with, its children killed after `timeLimit`.
-        func coder(timeLimit: Duration) -> VideoThumbnailCoder {
+        /// The coder the service reads videos with, its children killed after `timeLimit`, no frame over
+        /// `maxPixels` decoded.
+        func coder(timeLimit: Duration, maxPixels: Int) -> VideoThumbnailCoder {
             var child = child
             child.timeLimit = timeLimit
             return VideoThumbnailCoder(limits: VideoLimits(probeBytes: probeBytes,
-                                                           analyzeMicroseconds: maxAnalyzeMilliseconds * 1000),
+                                                           analyzeMicroseconds: maxAnalyzeMilliseconds * 1000,
+                                                           maxPixels: maxPixels),
                                        childProcess: child)
         }
     }
