@@ -180,13 +180,22 @@ def serve(port, metrics_port, key, salt, origin_port):
     if dark < 120:
         fail(f"text watermark: {dark} dark pixels of {len(marked)}: no text drawn")
     ok(f"text watermark drawn: {dark} dark pixels of {len(marked)}")
+    # imgproxy Pro's video thumbnails, read by FFmpeg in the image's `webimage video-frame` child: the frame at 2 s
+    # (grey 160), and a sprite sheet of the frames at 0, 1 and 2 s.
+    frame = bmp_pixels(expect_status(port, sign(key, salt, f"/vts:2/rs:fit:32:32/plain/{origin}/clip.mp4@bmp"), 200,
+                                     "a video's frame as BMP"))
+    if len(frame) != 32 * 24 or any(abs(channel - 160) > 3 for pixel in frame for channel in pixel):
+        fail(f"video frame: {len(frame)} pixels, {sorted(set(frame))[:4]}, not 32x24 of grey 160")
+    ok(f"video frame read: {len(frame)} pixels of grey 160")
+    expect_image(port, sign(key, salt, f"/vts:0/vtt:1:3:1:16:12/plain/{origin}/clip.mp4@png"), ("png", 48, 12),
+                 "a video's sprite sheet as PNG")
     good = sign(key, salt, "/rs:fill:16:8/plain/local:///basn6a08.png@jpg")
     expect_status(port, "/" + "A" * 43 + good[44:], 403, "a bad signature")
     expect_status(port, "/unsafe/rs:fill:16:8/plain/local:///basn6a08.png@jpg", 403, "an unsigned URL")
     text = expect_status(metrics_port, "/metrics", 200, "the metrics listener").decode()
-    if "swiftwebimage_serve_encodes_total 7" not in text:
-        fail("the metrics do not count the seven encodes: " + text[:400])
-    ok("metrics count the seven encodes")
+    if "swiftwebimage_serve_encodes_total 9" not in text:
+        fail("the metrics do not count the nine encodes: " + text[:400])
+    ok("metrics count the nine encodes")
 
 
 def drain(port, key, salt, origin_port, arrived, release, drain_seconds, stop_command):

@@ -53,6 +53,11 @@ mkdir -m 0755 "$work/images" "$work/origin"
 install -m 0644 "$root/Tests/Corpus/pngsuite/png/basn6a08.png" "$root/Tests/Corpus/webp/test.webp" "$work/images/"
 install -m 0644 "$root/Tests/Corpus/pngsuite/png/basn6a08.png" "$root/Tests/Corpus/heif/colors-no-alpha.heic" "$work/origin/"
 python3 "$here/checks.py" fixtures "$work/origin"
+# A video for imgproxy Pro's video thumbnails: 64x48, 10 frames a second for 3 s, frame N all grey 8N (Debian's
+# ffmpeg, which Scripts/setup.sh installs).
+command -v ffmpeg >/dev/null || { say "FAILED: ffmpeg is needed to make the test video (Scripts/setup.sh installs it)"; exit 1; }
+ffmpeg -nostdin -loglevel error -f lavfi -i "color=s=64x48:r=10:d=3,format=rgb24,geq=r='8*N':g='8*N':b='8*N'" \
+    -c:v libx264 -pix_fmt yuv420p "$work/origin/clip.mp4"
 origin_port="$(free_port)"
 python3 "$here/origin.py" "$work/origin" "$origin_port" "$work/slow-arrived" "$work/slow-release" 2>"$work/origin.log" &
 origin_pid=$!
@@ -71,6 +76,7 @@ run() {
         --env IMGPROXY_KEY="$key" --env IMGPROXY_SALT="$salt" --env IMGPROXY_BIND="127.0.0.1:$port" \
         --env IMGPROXY_LOCAL_FILESYSTEM_ROOT=/images --env IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES=true \
         --env IMGPROXY_PROMETHEUS_BIND="127.0.0.1:$metrics_port" --env IMGPROXY_DOWNLOAD_TIMEOUT=30 \
+        --env IMGPROXY_ENABLE_VIDEO_THUMBNAILS=true \
         "$image" >/dev/null
     python3 "$here/checks.py" wait "$port" "$since" 30 || { "${podman[@]}" logs "$name" >&2; return 1; }
 }

@@ -10,6 +10,12 @@ final class VideoFrameDecoder {
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
+    /// The latest frame decoded before the one asked for, kept undecoded-to-RGBA: only the frame returned is
+    /// converted (converting each of a key frame's followers cost four times their decoding).
+    private var held: UnsafeMutablePointer<AVFrame>?
+    private var holds = false
+    /// libswscale's context, reused while the frames keep their size and format.
+    private var scaler: OpaquePointer?
     private let limits: VideoLimits
     private let maxPixelCount: Int
 
@@ -26,7 +32,8 @@ final class VideoFrameDecoder {
         codec = avcodec_alloc_context3(decoder)
         packet = av_packet_alloc()
         frame = av_frame_alloc()
-        guard let codec, packet != nil, frame != nil else {
+        held = av_frame_alloc()
+        guard let codec, packet != nil, frame != nil, held != nil else {
             throw WebImageError.badImageData(.corrupt("out of memory opening the video's decoder"))
         }
         var status = avcodec_parameters_to_context(codec, parameters)
@@ -42,6 +49,8 @@ final class VideoFrameDecoder {
         avcodec_free_context(&codec)
         av_packet_free(&packet)
         av_frame_free(&frame)
+        av_frame_free(&held)
+        sws_freeContext(scaler)
     }
 
     /// The frame shown at `second` (the first whose time is at or after it), or with `keyframes` the key frame
@@ -58,7 +67,8 @@ final class VideoFrameDecoder {
         if av_seek_frame(container.context, container.videoStreamIndex, target, AVSEEK_FLAG_BACKWARD) >= 0 {
             avcodec_flush_buffers(codec)
         }
-        var last: PixelBuffer?
+        av_frame_unref(held)
+        holds = false
         var packets = 0
         while true {
             try WorkCancellation.checkCurrent()
@@ -72,22 +82,25 @@ final class VideoFrameDecoder {
             }
             // A damaged packet is skipped, as players do; the next key frame recovers.
             guard avcodec_send_packet(codec, packet) >= 0 else { continue }
-            if let found = try receive(target: target, keyframes: keyframes, last: &last) { return found }
+            if let found = try receive(target: target, keyframes: keyframes) { return found }
         }
         _ = avcodec_send_packet(codec, nil)
-        if let found = try receive(target: target, keyframes: keyframes, last: &last) { return found }
-        guard let last else { throw WebImageError.badImageData(.corrupt("the video has no decodable frame")) }
-        return last
+        if let found = try receive(target: target, keyframes: keyframes) { return found }
+        guard holds, let held else { throw WebImageError.badImageData(.corrupt("the video has no decodable frame")) }
+        return try converted(held)
     }
 
-    /// Takes the frames the decoder has ready: the one asked for, or nil with the latest kept in `last`.
-    private func receive(target: Int64, keyframes: Bool, last: inout PixelBuffer?) throws -> PixelBuffer? {
+    /// Takes the frames the decoder has ready: the one asked for, converted, or nil with the latest held.
+    private func receive(target: Int64, keyframes: Bool) throws -> PixelBuffer? {
         while avcodec_receive_frame(codec, frame) >= 0 {
-            defer { av_frame_unref(frame) }
             let time = frame!.pointee.best_effort_timestamp
-            let pixels = try converted(frame!)
-            if keyframes || time == webimage_av_nopts_value() || time >= target { return pixels }
-            last = pixels
+            if keyframes || time == webimage_av_nopts_value() || time >= target {
+                defer { av_frame_unref(frame) }
+                return try converted(frame!)
+            }
+            av_frame_unref(held)
+            av_frame_move_ref(held, frame)
+            holds = true
         }
         return nil
     }
@@ -97,13 +110,12 @@ final class VideoFrameDecoder {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         try Self.check(width: width, height: height, limit: maxPixelCount)
         let format = AVPixelFormat(rawValue: frame.pointee.format)
-        guard let scaler = sws_getContext(frame.pointee.width, frame.pointee.height, format, frame.pointee.width,
-                                          frame.pointee.height, AV_PIX_FMT_RGBA,
-                                          Int32(SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT), nil, nil, nil)
-        else {
+        scaler = sws_getCachedContext(scaler, frame.pointee.width, frame.pointee.height, format, frame.pointee.width,
+                                      frame.pointee.height, AV_PIX_FMT_RGBA,
+                                      Int32(SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT), nil, nil, nil)
+        guard let scaler else {
             throw WebImageError.badImageData(.corrupt("the video's pixel format cannot be converted"))
         }
-        defer { sws_freeContext(scaler) }
         let matrix = frame.pointee.colorspace == AVCOL_SPC_UNSPECIFIED
             ? (height >= 720 ? SWS_CS_ITU709 : SWS_CS_DEFAULT) : Int32(frame.pointee.colorspace.rawValue)
         let fullRange: Int32 = frame.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
