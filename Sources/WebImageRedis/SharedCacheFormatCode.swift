@@ -23,6 +23,11 @@ extension ImageFormat {
         case .jxl: 11
         case .undefined: 12
         case .ico: 13
+        case .mp4: 14
+        case .mov: 15
+        case .webm: 16
+        case .mkv: 17
+        case .avi: 18
         }
     }
 

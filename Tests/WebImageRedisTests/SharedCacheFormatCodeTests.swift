@@ -11,7 +11,7 @@ import WebImage
     /// Every format's code. A code once given is never changed nor reused: values in Redis carry it.
     static let table: [ImageFormat: UInt8] = [
         .jpeg: 0, .png: 1, .gif: 2, .webp: 3, .heic: 4, .heif: 5, .avif: 6, .tiff: 7, .bmp: 8, .svg: 9, .pdf: 10,
-        .jxl: 11, .undefined: 12, .ico: 13,
+        .jxl: 11, .undefined: 12, .ico: 13, .mp4: 14, .mov: 15, .webm: 16, .mkv: 17, .avi: 18,
     ]
 
     /// A 1×1 GIF.

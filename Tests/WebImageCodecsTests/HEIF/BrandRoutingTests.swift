@@ -17,7 +17,7 @@ import WebImage
         return Data(bytes)
     }
 
-    /// One row: the brands, the format they sniff as (`.undefined`: no HEIF file), and why.
+    /// One row: the brands and the format they sniff as (`.undefined`: no image or video format here).
     struct Row: Sendable, CustomTestStringConvertible {
         let major: String
         let compatible: [String]
@@ -53,9 +53,10 @@ import WebImage
         Row(major: "msf1", compatible: ["msf1", "hevc"], format: .heif),
         Row(major: "msf1", compatible: ["iso8", "msf1"], format: .heif),
         Row(major: "mif1", compatible: [], format: .heif),
-        // Not the HEIF family, whatever the compatible brands say; AVC-coded HEIF has no decoder here.
-        Row(major: "isom", compatible: ["isom", "mp41"], format: .undefined),
-        Row(major: "mp42", compatible: ["mif1", "avif"], format: .undefined),
+        // Not the HEIF family, whatever the compatible brands say: MP4 video brands are video (no built-in coder
+        // reads them; the video coder is added by apps); AVC-coded HEIF has no decoder here.
+        Row(major: "isom", compatible: ["isom", "mp41"], format: .mp4),
+        Row(major: "mp42", compatible: ["mif1", "avif"], format: .mp4),
         Row(major: "    ", compatible: ["mif1", "heic"], format: .undefined),
         Row(major: "avci", compatible: ["mif1", "avci"], format: .undefined),
     ]

@@ -21,7 +21,8 @@ import WebImage
         #expect(ImageFormat(sniffing: Data([0, 0, 2, 0, 1, 0])) == .undefined)
         #expect(ImageFormat.ico.mimeType == "image/x-icon" && ImageFormat.ico.fileExtension == "ico")
         #expect(ImageFormat(fileExtension: "ICO") == .ico)
-        #expect(ImageFormat.allCases.firstIndex(of: .undefined) == 12 && ImageFormat.allCases.last == .ico)
+        #expect(ImageFormat.allCases.firstIndex(of: .undefined) == 12 && ImageFormat.allCases[13] == .ico)
+        #expect(ImageFormat.allCases.suffix(5) == [.mp4, .mov, .webm, .mkv, .avi])
     }
 
     @Test func theLargestEntryByDefaultTheSmallestLargeEnoughForAThumbnail() throws {
