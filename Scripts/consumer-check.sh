@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Proves a user's package can depend on SwiftWebImage by version: clones the committed checkout, tags the
 # clone 0.1.0, and builds and runs Examples/Consumer, which depends on it with `.package(url:from:)`: `Consumer`
-# (the WebImage library) and `ServiceConsumer` (WebImageServer's routes in its own Hummingbird app, and
-# WebImageRedis in a CachesManager when redis-server is on PATH).
+# (the WebImage library), `ServiceConsumer` (WebImageServer's routes in its own Hummingbird app, and
+# WebImageRedis in a CachesManager when redis-server is on PATH) and `VideoConsumer` (WebImageVideo's coder, in-process
+# and in a child of its own executable, on a video ffmpeg makes).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 consumer="$root/Examples/Consumer"
@@ -16,3 +17,4 @@ rm -f Package.resolved
 swift build
 swift run Consumer
 swift run ServiceConsumer
+swift run VideoConsumer

@@ -24,6 +24,11 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // Video poster frames: VideoThumbnailCoder in this process and in a bounded child of its own executable.
+        .executableTarget(name: "VideoConsumer", dependencies: [
+            .product(name: "WebImage", package: "SwiftWebImage"),
+            .product(name: "WebImageVideo", package: "SwiftWebImage"),
+        ]),
         // The image service mounted in the app's own Hummingbird application, and the Redis tier in a
         // CachesManager.
         .executableTarget(name: "ServiceConsumer", dependencies: [
