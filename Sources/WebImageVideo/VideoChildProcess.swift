@@ -36,13 +36,7 @@ public struct VideoChildProcess: Sendable, Hashable {
 
     /// The running executable: on Linux `/proc/self/exe`, the same build even when its file has been replaced
     /// since; elsewhere the main bundle's executable.
-    public static var runningExecutable: URL {
-        #if os(Linux)
-        URL(fileURLWithPath: "/proc/self/exe")
-        #else
-        Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        #endif
-    }
+    public static var runningExecutable: URL { SpawnedChild.runningExecutable }
 
     /// Writes to a child that died fail with EPIPE instead of ending this process.
     private static let ignoresBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()

@@ -1,4 +1,5 @@
 import Foundation
+import Spawning
 import WebImageCore
 
 /// What a process and its video child say to each other: one request on the child's standard input, one reply on
@@ -83,18 +84,5 @@ extension VideoChildWire.Request {
                   keyframes: options.coderOptions[VideoThumbnailKeyframes.self], maxPixelCount: options.maxPixelCount,
                   thumbnailPixelSize: options.thumbnailPixelSize, preserveAspectRatio: options.preserveAspectRatio,
                   applyOrientation: options.applyOrientation, schedule: schedule)
-    }
-}
-
-extension [UInt8] {
-    mutating func append(le value: some FixedWidthInteger) {
-        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
-    }
-}
-
-extension FixedWidthInteger {
-    /// The value of little-endian `bytes` (exactly `MemoryLayout<Self>.size` of them).
-    init(littleEndianBytes bytes: some Collection<UInt8>) {
-        self = bytes.reversed().reduce(Self.zero) { $0 << 8 | Self($1) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Spawning
 
 extension ImageProxyConfiguration {
     /// How PDF pages are drawn when ``Processing/rendersPDF`` is on: in a child process per page, which the
@@ -21,13 +22,7 @@ extension ImageProxyConfiguration {
 
         /// The running executable: on Linux `/proc/self/exe`, the same build even when its file has been
         /// replaced since; elsewhere the main bundle's executable.
-        public static var runningExecutable: URL {
-            #if os(Linux)
-            URL(fileURLWithPath: "/proc/self/exe")
-            #else
-            Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-            #endif
-        }
+        public static var runningExecutable: URL { SpawnedChild.runningExecutable }
 
         public init(executable: URL = runningExecutable, arguments: [String] = ["pdf-page"],
                     memoryAllowance: Int = 256 << 20, cpuSeconds: Int = 30) {

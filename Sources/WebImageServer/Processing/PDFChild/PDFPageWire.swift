@@ -1,4 +1,5 @@
 import Foundation
+import Spawning
 import WebImage
 
 /// What the service and its PDF child say to each other: one request on the child's standard input, one reply
@@ -91,11 +92,5 @@ struct LittleEndianReader {
         let value = bytes.prefix(count).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         bytes = bytes.dropFirst(count)
         return value
-    }
-}
-
-extension [UInt8] {
-    mutating func append(le value: some FixedWidthInteger) {
-        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
     }
 }
