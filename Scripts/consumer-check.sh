@@ -14,6 +14,9 @@ git clone --quiet "$root" "$upstream"
 git -C "$upstream" tag -f 0.1.0 >/dev/null
 cd "$consumer"
 rm -f Package.resolved
+# SwiftPM keeps its own copy of the dependency's repository, and a tag moved since (0.1.0 is re-made on every run)
+# is not fetched again: drop it, so the build uses the checkout just cloned.
+rm -rf .build/repositories/SwiftWebImage-* .build/checkouts/SwiftWebImage
 swift build
 swift run Consumer
 swift run ServiceConsumer
