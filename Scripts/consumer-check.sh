@@ -15,8 +15,8 @@ git -C "$upstream" tag -f 0.1.0 >/dev/null
 cd "$consumer"
 rm -f Package.resolved
 # SwiftPM keeps its own copy of the dependency's repository, and a tag moved since (0.1.0 is re-made on every run)
-# is not fetched again: drop it, so the build uses the checkout just cloned.
-rm -rf .build/repositories/SwiftWebImage-* .build/checkouts/SwiftWebImage
+# is not fetched again, nor a version its workspace state has pinned: drop both, so the build uses the clone just made.
+rm -rf .build/repositories/SwiftWebImage-* .build/checkouts/SwiftWebImage .build/workspace-state.json
 swift build
 swift run Consumer
 swift run ServiceConsumer
