@@ -30,6 +30,6 @@ check(loaded.image.pixelSize == PixelSize(width: 64, height: 32) && loaded.cache
 check(try await manager.image(for: url).cacheType == .memory, "second load from the memory cache")
 
 try await downloader.shutdown()
-try await server.channel.close()
+try await server.channel.close().get()
 try? FileManager.default.removeItem(at: directory)
 print("consumer: all checks passed")
