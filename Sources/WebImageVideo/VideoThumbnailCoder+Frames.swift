@@ -12,6 +12,13 @@ extension VideoThumbnailCoder {
 
     static func framesHere(_ data: Data, schedule: VideoFrameSchedule, limits: VideoLimits,
                            options: ImageDecodeOptions) throws -> VideoFrames {
+        let images = try finishedFrames(data, schedule: schedule, limits: limits, options: options)
+        return VideoFrames(frames: images.map { $0.pixels.converted(to: .rgba8) }, orientation: images[0].orientation)
+    }
+
+    /// The frames `schedule` names, decoded in this process and each finished as `options` ask (size, orientation).
+    static func finishedFrames(_ data: Data, schedule: VideoFrameSchedule, limits: VideoLimits,
+                               options: ImageDecodeOptions) throws -> [Image] {
         let format = try videoFormat(data)
         return try WorkCancellation.checking {
             try VideoContainer.open(data, limits: limits) { container in
@@ -29,15 +36,11 @@ extension VideoThumbnailCoder {
                 if schedule.autoKeyframes, let interval = container.keyframeInterval {
                     keyframes = keyframes || schedule.interval(duration: probe.duration) >= interval
                 }
-                var orientation = probe.orientation
-                let frames = try seconds.map { second in
+                return try seconds.map { second in
                     let pixels = try decoder.frame(at: second, keyframes: keyframes)
-                    let image = options.finish(Image(frames: [ImageFrame(pixels: pixels)], orientation: probe.orientation,
-                                                     format: format, hasAlpha: false), sourceSize: pixels.size)
-                    orientation = image.orientation
-                    return image.pixels.converted(to: .rgba8)
+                    return options.finish(Image(frames: [ImageFrame(pixels: pixels)], orientation: probe.orientation,
+                                                format: format, hasAlpha: false), sourceSize: pixels.size)
                 }
-                return VideoFrames(frames: frames, orientation: orientation)
             }
         }
     }

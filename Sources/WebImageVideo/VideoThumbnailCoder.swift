@@ -68,19 +68,10 @@ public final class VideoThumbnailCoder: ImageCoding, ImageHeaderReading {
         return try VideoContainer.open(data, limits: limits) { VideoProbe($0, format: format) }
     }
 
+    /// The frame `options` name (``VideoThumbnailSecond``), as ``frames(_:schedule:options:)`` reads a schedule of one.
     static func decodeHere(_ data: Data, limits: VideoLimits, options: ImageDecodeOptions) throws -> Image {
-        let format = try videoFormat(data)
-        return try WorkCancellation.checking {
-            try VideoContainer.open(data, limits: limits) { container in
-                let probe = VideoProbe(container, format: format)
-                let decoder = try VideoFrameDecoder(container, limits: limits, maxPixelCount: options.maxPixelCount)
-                let pixels = try decoder.frame(at: options.coderOptions[VideoThumbnailSecond.self],
-                                               keyframes: options.coderOptions[VideoThumbnailKeyframes.self])
-                let image = Image(frames: [ImageFrame(pixels: pixels)], orientation: probe.orientation,
-                                  format: format, hasAlpha: false)
-                return options.finish(image, sourceSize: pixels.size)
-            }
-        }
+        let schedule = VideoFrameSchedule(start: options.coderOptions[VideoThumbnailSecond.self], step: 0, count: 1)
+        return try finishedFrames(data, schedule: schedule, limits: limits, options: options)[0]
     }
 
     static func videoFormat(_ data: Data) throws -> ImageFormat {

@@ -13,7 +13,7 @@ struct VideoInfo: Sendable, Equatable {
 
     /// The probe of `data` by the video coder among `coders` (in its child process).
     init(probing data: Data, with coders: CodersManager) throws(ProxyError) {
-        guard let coder = coders.coders.last(where: { $0 is VideoThumbnailCoder }) as? VideoThumbnailCoder else {
+        guard let coder = coders.videoCoder else {
             throw ImageProcessor.videoSourcesOff
         }
         let probe: VideoProbe

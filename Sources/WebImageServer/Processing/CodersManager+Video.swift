@@ -7,4 +7,9 @@ extension CodersManager {
     func readingVideo(_ video: VideoThumbnailCoder) -> CodersManager {
         CodersManager(coders: coders.filter { !($0 is VideoThumbnailCoder) } + [video])
     }
+
+    /// The video coder (``readingVideo(_:)``'s); nil while video sources are off.
+    var videoCoder: VideoThumbnailCoder? {
+        coders.last { $0 is VideoThumbnailCoder } as? VideoThumbnailCoder
+    }
 }

@@ -11,7 +11,7 @@ extension ImageProcessor {
     func videoComposite(_ source: SourceBytes, header: ImageHeader,
                         options: ProcessingOptions) throws(ProxyError) -> Image? {
         guard header.format.isVideo, options.videoTile != nil || options.videoAnimation != nil,
-              let coder = coders.coders.last(where: { $0 is VideoThumbnailCoder }) as? VideoThumbnailCoder else { return nil }
+              let coder = coders.videoCoder else { return nil }
         let layout = options.videoTile?.layout ?? options.videoAnimation!.layout
         let count = options.videoTile.map { $0.columns * $0.rows } ?? options.videoAnimation!.frames
         let geometry = VideoCellGeometry(frame: header.displayedSize, layout: layout)
