@@ -105,7 +105,7 @@ let package = Package(
                                                  .product(name: "Logging", package: "swift-log"),
                                                  .product(name: "Metrics", package: "swift-metrics")]),
         // VideoThumbnailCoder: one frame of a video, in this process or in a bounded child (`VideoFrameChild`).
-        .target(name: "WebImageVideo", dependencies: ["WebImage", "WebImageCore", "CFFmpeg", "Spawning", "CSystemShim"]),
+        .target(name: "WebImageVideo", dependencies: ["WebImage", "WebImageCore", "CFFmpeg", "Spawning"]),
         // The shared cache tier: an ImageCaching over a small RESP client on SwiftNIO.
         .target(name: "WebImageRedis", dependencies: ["WebImage",
                                                       .product(name: "Crypto", package: "swift-crypto"),

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSystemShim
 import Foundation
 import Spawning
 import WebImage
@@ -37,9 +36,6 @@ public struct VideoChildProcess: Sendable, Hashable {
     /// The running executable: on Linux `/proc/self/exe`, the same build even when its file has been replaced
     /// since; elsewhere the main bundle's executable.
     public static var runningExecutable: URL { SpawnedChild.runningExecutable }
-
-    /// Writes to a child that died fail with EPIPE instead of ending this process.
-    private static let ignoresBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
     func probe(_ data: Data, limits: VideoLimits) throws -> VideoProbe {
         let request = VideoChildWire.Request(kind: .probe, limits: limits, memoryBytes: memoryLimit(data, pixels: 0),
@@ -97,62 +93,36 @@ public struct VideoChildProcess: Sendable, Hashable {
 
     private func exchange(_ request: VideoChildWire.Request, video: Data,
                           maxPixelBytes: Int) throws -> VideoChildReply {
-        Self.ignoresBrokenPipes
         let deadline = ContinuousClock.now + timeLimit
         let cancellation = WorkCancellation.current
-        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1]
-        guard webimage_pipe_cloexec(&input) == 0 else { throw failure("its pipes cannot be made: errno \(errno)") }
-        guard webimage_pipe_cloexec(&output) == 0 else {
-            input.forEach { close($0) }
-            throw failure("its pipes cannot be made: errno \(errno)")
-        }
-        let child: SpawnedChild
+        let isCancelled = { cancellation?.isCancelled == true }
+        let exchange: ChildExchange
         do {
-            child = try SpawnedChild(executable.path, name: executable.resolvingSymlinksInPath().path, arguments,
-                                     stdin: input[0], stdout: output[1], stderr: LibraryLogs.standardErrorForChildren,
-                                     ownProcessGroup: true)
+            exchange = try ChildExchange(executable: executable.path, name: executable.resolvingSymlinksInPath().path,
+                                         arguments: arguments, stderr: LibraryLogs.standardErrorForChildren)
+        } catch .pipes(let code) {
+            throw failure("its pipes cannot be made: errno \(code)")
         } catch {
-            [input[0], input[1], output[0], output[1]].forEach { close($0) }
             throw failure("\(executable.path) cannot start: \(error)")
         }
-        close(input[0])
-        close(output[1])
-        var writeEnd: Int32? = input[1]
-        defer {
-            if let writeEnd { close(writeEnd) }
-            close(output[0])
-            child.stop()
-        }
-        FileDescriptorIO.setNonBlocking(input[1])
-        FileDescriptorIO.setNonBlocking(output[0])
-        var outgoing = try VideoChildWire.request(request, length: video.count)
-        outgoing += video
-        var sent = 0
+        defer { exchange.stop() }
         var reply = VideoChildReplyReader(kind: request.kind, maxPixelBytes: maxPixelBytes)
-        while !reply.isComplete {
-            if cancellation?.isCancelled == true { throw WebImageError.cancelled }
-            if ContinuousClock.now >= deadline { throw timedOut() }
-            var descriptors = [pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)]
-            if let writeEnd { descriptors.append(pollfd(fd: writeEnd, events: Int16(POLLOUT), revents: 0)) }
-            guard poll(&descriptors, nfds_t(descriptors.count), 50) >= 0 || errno == EINTR else {
-                throw failure("its pipes failed: errno \(errno)")
-            }
-            if descriptors.count > 1, descriptors[1].revents != 0, let end = writeEnd {
-                let moved = outgoing.withUnsafeBytes { FileDescriptorIO.writeSome(end, UnsafeRawBufferPointer(rebasing: $0[sent...])) }
-                switch moved {
-                case .moved(let count): sent += count
-                case .wouldBlock: break
-                case .closed, .failed: sent = outgoing.count
-                }
-                if sent == outgoing.count {
-                    close(end)
-                    writeEnd = nil
-                    outgoing = []
-                }
-            }
-            if descriptors[0].revents != 0, !reply.read(from: output[0]) {
-                throw reply.protocolError.map { failure("it answered wrongly: \($0)") } ?? ended(child, deadline: deadline)
-            }
+        let header = Data(try VideoChildWire.request(request, length: video.count))
+        do {
+            try exchange.exchange(sending: [header, video],
+                                  deadline: deadline, isCancelled: isCancelled, isComplete: { reply.isComplete },
+                                  read: { reply.read(from: $0) })
+        } catch .readerStopped {
+            if let protocolError = reply.protocolError { throw failure("answered wrongly: \(protocolError)") }
+            throw ended(exchange.termination(until: deadline, isCancelled: isCancelled))
+        } catch .cancelled {
+            throw WebImageError.cancelled
+        } catch .timedOut {
+            throw timedOut()
+        } catch .pipes(let code) {
+            throw failure("its pipes failed: errno \(code)")
+        } catch {
+            throw failure("failed: \(error)")
         }
         if let message = reply.failure { throw WebImageError.badImageData(.corrupt(message)) }
         return reply.result
@@ -166,21 +136,18 @@ public struct VideoChildProcess: Sendable, Hashable {
         .badImageData(.corrupt("the video was not read within \(timeLimit)"))
     }
 
-    /// Why a child that closed its output without a whole reply did: its limits, or a crash.
-    private func ended(_ child: SpawnedChild, deadline: ContinuousClock.Instant) -> WebImageError {
-        while ContinuousClock.now < deadline {
-            switch child.poll() {
-            case .signaled(SIGXCPU)?, .signaled(SIGKILL)?:
-                return failure("used up its \(cpuSeconds) s of CPU")
-            case .signaled(let signal)?:
-                return failure("could not read the video within its memory (\(memoryAllowance >> 20) MiB besides "
-                    + "the video and the frame): it ended by signal \(signal)")
-            case .exited(let status)?:
-                return failure("exited with status \(status) without an answer")
-            case nil:
-                usleep(2_000)
-            }
+    /// Why a child that closed its output without a whole reply did: its limits, or a crash; nil: its time ran out.
+    private func ended(_ termination: SpawnedChild.Termination?) -> WebImageError {
+        switch termination {
+        case .signaled(SIGXCPU)?, .signaled(SIGKILL)?:
+            return failure("used up its \(cpuSeconds) s of CPU")
+        case .signaled(let signal)?:
+            return failure("could not read the video within its memory (\(memoryAllowance >> 20) MiB besides "
+                + "the video and the frame): it ended by signal \(signal)")
+        case .exited(let status)?:
+            return failure("exited with status \(status) without an answer")
+        case nil:
+            return timedOut()
         }
-        return timedOut()
     }
 }

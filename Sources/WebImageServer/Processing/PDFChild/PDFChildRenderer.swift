@@ -14,13 +14,8 @@ struct PDFChildRenderer: Sendable {
     /// The most a page may take even with no cancellation in scope: the processing timeout.
     let timeLimit: Duration
 
-    /// Writes to a child that died fail with EPIPE instead of ending the service (SwiftNIO does the same
-    /// for its sockets).
-    private static let ignoresBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
-
     /// The page (0-based) of `document` drawn at exactly `size`, straight RGBA8 on a transparent background.
     func render(_ document: Data, page: Int = 0, size: PixelSize) throws(ProxyError) -> PixelBuffer {
-        Self.ignoresBrokenPipes
         let rasterBytes = size.pixelCount * 4
         // The page's raster and one more for cairo's work surfaces (a transparency group draws on its own).
         let request = PDFPageWire.Request(page: page, size: size,
