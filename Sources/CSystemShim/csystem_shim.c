@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #endif
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -24,6 +25,21 @@ int webimage_pipe_cloexec(int fds[2]) {
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
     return 0;
+#endif
+}
+
+int webimage_set_direct_io(int fd, int on) {
+#if defined(__linux__)
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT));
+#elif defined(F_NOCACHE)
+    return fcntl(fd, F_NOCACHE, on ? 1 : 0) == -1 ? -1 : 0;
+#else
+    (void)fd;
+    (void)on;
+    errno = EINVAL;
+    return -1;
 #endif
 }
 

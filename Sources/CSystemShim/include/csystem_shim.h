@@ -13,6 +13,11 @@ int webimage_current_cpu(void);
 /// on each end, elsewhere). 0 or -1 with errno, as pipe.
 int webimage_pipe_cloexec(int fds[2]);
 
+/// Turns direct I/O on or off for `fd`'s later writes: O_DIRECT on Linux (the bytes go to the device without a copy
+/// into the page cache; buffers, offsets and lengths must then be aligned to the device's block), F_NOCACHE on Apple
+/// platforms. 0, or -1 with errno (EINVAL where the file system has no direct I/O, as tmpfs before Linux 6.6).
+int webimage_set_direct_io(int fd, int on);
+
 /// Adds "close every descriptor from `low` up" to `actions` (posix_spawn_file_actions_addclosefrom_np on Linux);
 /// elsewhere nothing is added and 0 is returned. 0 or an error number, as the posix_spawn_file_actions calls.
 int webimage_spawn_close_from(posix_spawn_file_actions_t *actions, int low);

@@ -72,7 +72,7 @@ enum DiskFileIO {
 
     private static func writeAll(_ data: Data, to fd: Int32, path: String) throws {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
+            var offset = buffer.count >= directWriteThreshold ? try writeDirect(buffer, to: fd, path: path) : 0
             while offset < buffer.count {
                 let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
