@@ -87,8 +87,10 @@ let package = Package(
         // The colour conversion's per-pixel loop for matrix-shaper profiles.
         .target(name: "CColorShim"),
 
-        // Model and protocols: no C imports.
-        .target(name: "WebImageCore"),
+        // The resampler's inner loops, compiled for AVX2 beside the baseline.
+        .target(name: "CResample"),
+        // Model and protocols; the resampler's loops are its only C.
+        .target(name: "WebImageCore", dependencies: ["CResample"]),
         // One coder per format over the C libraries.
         .target(name: "WebImageCodecs",
                 dependencies: ["WebImageCore", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CJPEGShim", "CPNGShim",
@@ -127,7 +129,7 @@ let package = Package(
         // Hummingbird router any Hummingbird app can mount.
         .target(name: "WebImageServer",
                 dependencies: ["AWSSigV4", "WebImage", "WebImageCodecs", "WebImageRedis", "WebImageLogging", "CSystemShim",
-                               "Spawning", "CPango", "WebImageVideo", "CExif", "CImageQuant",
+                               "Spawning", "CPango", "WebImageVideo", "CExif", "CImageQuant", "CDeflate",
                                .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                // Its HTTP/1 child channel, wrapped to check the Host header.

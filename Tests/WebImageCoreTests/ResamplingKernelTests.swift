@@ -27,6 +27,26 @@ import WebImageCore
         }
     }
 
+    /// The kernels give the bytes the Swift loops gave before the inner loops moved to C (hashes of those outputs):
+    /// shrinking, enlarging, odd widths (the horizontal pass sums pairs) and every alpha value.
+    @Test(arguments: [(Resampler.Kernel.lanczos3, [7_991_331_824_075_907_924, 8_486_164_838_154_656_818,
+                                                   17_425_037_678_254_584_157, 6_242_974_641_286_322_980]),
+                      (.cubic, [5_006_049_374_035_004_646, 8_677_988_055_042_635_778, 12_757_322_940_667_439_296,
+                                6_242_974_641_286_322_980]),
+                      (.linear, [12_279_218_103_141_694_131, 3_001_198_858_498_448_918, 7_004_296_486_336_389_954,
+                                 8_987_815_987_075_319_903])] as [(Resampler.Kernel, [UInt64])])
+    func kernelsAreUnchanged(kernel: Resampler.Kernel, pinned: [UInt64]) {
+        let pairs = [(PixelSize(width: 97, height: 61), PixelSize(width: 23, height: 17)),
+                     (PixelSize(width: 97, height: 61), PixelSize(width: 40, height: 150)),
+                     (PixelSize(width: 101, height: 67), PixelSize(width: 50, height: 33)),
+                     (PixelSize(width: 13, height: 9), PixelSize(width: 41, height: 29))]
+        for ((from, to), hash) in zip(pairs, pinned) {
+            var seed: UInt64 = 42
+            let source = RowResamplerTests.noise(from, format: .rgba8, seed: &seed)
+            #expect(Self.fnv(Resampler.resample(source, to: to, kernel: kernel)) == hash, "\(kernel) \(from) → \(to)")
+        }
+    }
+
     /// Shrinking reads `floor((d + 0.5) · scale)`, enlarging `floor(d · scale)`, as libvips' reduce and affine do.
     @Test func nearestPicksSourcePixels() {
         func columns(_ width: Int, to target: Int) -> [UInt8] {

@@ -114,3 +114,38 @@ struct FlatTaps {
         return most
     }
 }
+
+/// One axis's taps laid out for the C horizontal pass (`webimage_resample_row`): every destination sample reads
+/// the same number of consecutive source samples (zero weights pad the shorter runs and any gap, adding +0, which
+/// changes no sum), and destination samples go in pairs, each tap's two weights repeated for the four channels.
+struct PairedTaps {
+    /// Taps per destination sample.
+    let taps: Int
+    /// Pairs of destination samples (an odd count's last pair repeats its last sample).
+    let pairs: Int
+    /// The first source sample each destination sample reads, `2 · pairs` of them.
+    let first: [Int32]
+    /// For pair q and tap k, from `(q · taps + k) · 8`: the first sample's weight four times, then the second's.
+    let weights: [Float]
+
+    init(_ flat: FlatTaps, sourceCount: Int) {
+        // Taps span from a sample's first source index to its last (consecutive for every kernel here).
+        let count = flat.count, taps = (0..<count).map { flat.last($0) - flat.first($0) + 1 }.max() ?? 1
+        let pairs = (count + 1) / 2
+        var first = [Int32](repeating: 0, count: pairs * 2), weights = [Float](repeating: 0, count: pairs * taps * 8)
+        for slot in 0 ..< pairs * 2 {
+            let d = min(slot, count - 1)
+            // A span never exceeds the source, so a run moved back from the edge still covers the sample's taps.
+            let start = min(flat.first(d), sourceCount - taps)
+            first[slot] = Int32(start)
+            for k in flat.starts[d] ..< flat.starts[d + 1] {
+                let base = ((slot / 2) * taps + flat.indices[k] - start) * 8 + (slot % 2) * 4
+                for channel in 0..<4 { weights[base + channel] = flat.weights[k] }
+            }
+        }
+        self.taps = taps
+        self.pairs = pairs
+        self.first = first
+        self.weights = weights
+    }
+}

@@ -1,3 +1,5 @@
+import CResample
+
 /// Resamples a raster that arrives one row at a time, top to bottom, holding only the rows still in flight.
 ///
 /// A decoder that produces rows (libpng, giflib, a composited animation canvas) feeds them here and gets its
@@ -21,14 +23,14 @@ public final class RowResampler {
     /// The index of the source row ``consume(_:)`` expects next.
     public private(set) var nextRow = 0
 
-    private let xTaps: FlatTaps
+    private let xTaps: PairedTaps
     private let yTaps: FlatTaps
     private let maxValue: Float
     /// Output rows that can be open (read by the current source row) at the same time.
     private let slotCount: Int
     /// The current source row as premultiplied floats.
     private let row: UnsafeMutableBufferPointer<Float>
-    /// The current source row resampled horizontally.
+    /// The current source row resampled horizontally (one pixel more when the width is odd: pairs are summed).
     private let horizontal: UnsafeMutableBufferPointer<Float>
     /// `slotCount` output rows being summed; output row `d` uses slot `d % slotCount`.
     private let slots: UnsafeMutableBufferPointer<Float>
@@ -46,12 +48,13 @@ public final class RowResampler {
         self.targetSize = targetSize
         self.format = format
         self.kernel = kernel
-        xTaps = FlatTaps(from: sourceSize.width, to: targetSize.width, kernel: kernel)
+        xTaps = PairedTaps(FlatTaps(from: sourceSize.width, to: targetSize.width, kernel: kernel),
+                           sourceCount: sourceSize.width)
         yTaps = FlatTaps(from: sourceSize.height, to: targetSize.height, kernel: kernel)
         maxValue = format == .rgba8 ? 255 : 65535
         slotCount = yTaps.maximumOverlap(sourceCount: sourceSize.height)
         row = .allocate(capacity: sourceSize.width * 4)
-        horizontal = .allocate(capacity: targetSize.width * 4)
+        horizontal = .allocate(capacity: xTaps.pairs * 8)
         slots = .allocate(capacity: slotCount * targetSize.width * 4)
         output = [UInt8](repeating: 0, count: targetSize.pixelCount * format.bytesPerPixel)
     }
@@ -79,8 +82,8 @@ public final class RowResampler {
         resampleRow()
         for d in firstOpen..<nextToOpen {
             if let weight = yTaps.weight(of: y, in: d) {
-                let line = slot(d)
-                for i in 0..<line.count { line[i] += horizontal[i] * weight }
+                webimage_resample_accumulate(slot(d).baseAddress!, horizontal.baseAddress!, weight,
+                                             Int32(targetSize.width * 4))
             }
             if yTaps.last(d) == y { store(d) }
         }
@@ -105,20 +108,10 @@ public final class RowResampler {
 
     /// The current row through the horizontal taps into ``horizontal``.
     private func resampleRow() {
-        xTaps.indices.withUnsafeBufferPointer { indices in
+        xTaps.first.withUnsafeBufferPointer { first in
             xTaps.weights.withUnsafeBufferPointer { weights in
-                xTaps.starts.withUnsafeBufferPointer { starts in
-                    for ox in 0..<targetSize.width {
-                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                        for k in starts[ox] ..< starts[ox + 1] {
-                            let i = indices[k] * 4, weight = weights[k]
-                            r += row[i] * weight; g += row[i + 1] * weight
-                            b += row[i + 2] * weight; a += row[i + 3] * weight
-                        }
-                        let o = ox * 4
-                        horizontal[o] = r; horizontal[o + 1] = g; horizontal[o + 2] = b; horizontal[o + 3] = a
-                    }
-                }
+                webimage_resample_row(row.baseAddress!, first.baseAddress!, weights.baseAddress!, Int32(xTaps.taps),
+                                      Int32(xTaps.pairs), horizontal.baseAddress!)
             }
         }
     }
@@ -140,15 +133,8 @@ public final class RowResampler {
         output.withUnsafeMutableBytes { out in
             switch format {
             case .rgba8:
-                let samples = out.assumingMemoryBound(to: UInt8.self)
-                let base = d * width * 4
-                for x in 0..<width {
-                    let i = x * 4, a = line[i + 3], k = unpremultiplier(a)
-                    samples[base + i] = UInt8(rounded(line[i] * k))
-                    samples[base + i + 1] = UInt8(rounded(line[i + 1] * k))
-                    samples[base + i + 2] = UInt8(rounded(line[i + 2] * k))
-                    samples[base + i + 3] = UInt8(rounded(a))
-                }
+                webimage_resample_store_rgba8(line.baseAddress!, Int32(width),
+                                              out.baseAddress!.assumingMemoryBound(to: UInt8.self) + d * width * 4)
             case .rgba16:
                 let samples = out.assumingMemoryBound(to: UInt16.self)
                 let base = d * width * 4
@@ -167,12 +153,8 @@ public final class RowResampler {
                                              maxValue: Float, into row: UnsafeMutableBufferPointer<Float>) {
         switch format {
         case .rgba8:
-            for x in 0..<width {
-                let i = x * 4
-                let a = Float(raw[i + 3]), k = a / maxValue
-                row[i] = Float(raw[i]) * k; row[i + 1] = Float(raw[i + 1]) * k
-                row[i + 2] = Float(raw[i + 2]) * k; row[i + 3] = a
-            }
+            webimage_resample_load_rgba8(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(width),
+                                         row.baseAddress!)
         case .rgba16:
             for x in 0..<width {
                 let i = x * 4
