@@ -1,9 +1,8 @@
 import Foundation
 import WebImage
-import WebImageRedis
 
 /// A disk cache whose entries are checked when read: each entry's extended data starts with the
-/// ``ValueChecksum`` of its bytes, so a file changed after it was written (a disk error, a torn copy, an
+/// ``DiskChecksum`` of its bytes, so a file changed after it was written (a disk error, a torn copy, an
 /// edit) or written by an earlier version without the checksum is a miss, removed and counted, never served.
 /// Calls block on file I/O: run them off the cooperative pool.
 struct CheckedDiskStore: Sendable {
@@ -19,9 +18,8 @@ struct CheckedDiskStore: Sendable {
     /// the checksum), or nil. An entry that fails the checksum, or that `decode` refuses, is removed and counted.
     func read<Value>(forKey key: String, _ decode: (_ data: Data, _ extended: Data) -> Value?) -> Value? {
         guard let data = disk.data(forKey: key) else { return nil }
-        if let stored = disk.extendedData(forKey: key), stored.count >= ValueChecksum.size,
-           stored.prefix(ValueChecksum.size).elementsEqual(ValueChecksum.of(data)),
-           let value = decode(data, Data(stored.dropFirst(ValueChecksum.size))) {
+        if let stored = disk.extendedData(forKey: key), let extended = DiskChecksum.verified(stored, of: data),
+           let value = decode(data, extended) {
             return value
         }
         disk.removeData(forKey: key)
@@ -31,6 +29,6 @@ struct CheckedDiskStore: Sendable {
 
     /// Writes `data` with its checksum and `extended` beside it.
     func write(_ data: Data, forKey key: String, extended: Data = Data()) throws {
-        try disk.setData(data, forKey: key, extendedData: Data(ValueChecksum.of(data)) + extended)
+        try disk.setData(data, forKey: key, extendedData: DiskChecksum.stamp(data) + extended)
     }
 }
