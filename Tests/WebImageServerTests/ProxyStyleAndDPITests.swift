@@ -79,14 +79,32 @@ import WebImage
                 let image = try answer.image()
                 return (0..<image.pixelSize.width).map { image.pixels.rgba8(x: $0, y: 2)[0] }
             }
-            // Area and linear average each pair; nearest picks one of the two (libvips: the second).
-            #expect(try await row("fl:0").allSatisfy { (127...128).contains($0) })
+            // Linear averages each pair; nearest picks one of the two (libvips: the second).
             let linear = try await row("ra:linear")
             // The stretched triangle reaches past the edges, where the edge pixel repeats (as libvips extends).
             #expect(linear[1..<19].allSatisfy { $0 == 128 } && linear.first == 96 && linear.last == 159, "\(linear)")
             #expect(try await row("ra:nearest") == Array(repeating: 255, count: 20))
             let lanczos = try await row("ra:lanczos3")
             #expect(lanczos.allSatisfy { (100...155).contains($0) }, "\(lanczos)")
+            // imgproxy's default kernel is lanczos3, and so is ours.
+            #expect(try await row("fl:0") == lanczos)
+        }
+    }
+
+    /// A JPEG is decoded with DCT scaling to the smallest size still at least the result's (libvips' shrink on
+    /// load), then resized with lanczos3: 400×300 into 90 px wide is decoded at 1/4 (100×75), then 100×75 → 90×68.
+    @Test func theDefaultResizeFollowsTheJPEGShrinkOnLoad() async throws {
+        let jpeg = try Fixtures.jpeg(400, 300)
+        var atQuarter = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 100, height: 75))
+        atQuarter.preserveAspectRatio = false
+        let shrunk = try CodersManager.shared.decode(jpeg, options: atQuarter)
+        #expect(shrunk.pixelSize == PixelSize(width: 100, height: 75))
+        let expected = Resampler.resample(shrunk.pixels, to: PixelSize(width: 90, height: 68), kernel: .lanczos3)
+        try await ProxyHarness.with(ProxyHarness.configuration()) { harness in
+            harness.serve("/p.jpg", jpeg, contentType: "image/jpeg")
+            let answer = try await harness.get(harness.signedPath("w:90", source: "/p.jpg", ext: "png"))
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(try answer.image().pixels == expected)
         }
     }
 

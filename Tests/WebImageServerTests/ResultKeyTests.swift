@@ -17,10 +17,12 @@ import WebImage
 
     @Test func theKeyIsSourceFormatQualityAndTheOptionsInDeclarationOrder() throws {
         #expect(try Self.key("cb:v1/q:75/rs:fill:300:200/mrd:50")
-            == "https://example.com/a.jpg|source(jpeg,png,gif)||rt:fill/w:300/h:200/q:75/cb:v1/mrd:50")
+            == "https://example.com/a.jpg|source(jpeg,png,gif)|;g2|rt:fill/w:300/h:200/q:75/cb:v1/mrd:50")
         #expect(try Self.key("fq:webp:70/kcr:0/g:fp:0.5:0.25")
-            == "https://example.com/a.jpg|source(jpeg,png,gif)|d80,webp=79|g:fp:0.5:0.25:0.0:0.0/fq:webp=70/kcr:0")
-        #expect(try Self.key("") == "https://example.com/a.jpg|source(jpeg,png,gif)|d80,webp=79|")
+            == "https://example.com/a.jpg|source(jpeg,png,gif)|d80,webp=79;g2|g:fp:0.5:0.25:0.0:0.0/fq:webp=70/kcr:0")
+        #expect(try Self.key("") == "https://example.com/a.jpg|source(jpeg,png,gif)|d80,webp=79;g2|")
+        // lanczos3 is the default: naming it changes nothing.
+        #expect(try Self.key("ra:lanczos3") == Self.key(""))
     }
 
     /// Options that write the same fields (`resize`, `size`, `width`…) give the same key for the same values.

@@ -35,7 +35,7 @@ final class AVIFAnimatedImageDecoder: AnimatedImageDecoder {
 
     func frame(at index: Int) throws -> PixelBuffer {
         try frames.frame(at: index) { session in
-            var pixels = try AVIFDecoding.frame(session, at: index, size: targetSize)
+            var pixels = try AVIFDecoding.frame(session, at: index, size: targetSize, kernel: options.thumbnailKernel)
             _ = ColorManagement.manage(&pixels, color: session.color, options: options)
             return pixels
         }

@@ -25,7 +25,7 @@ enum AVIFDecoding {
         let cancellation = WorkCancellation.current
         for index in 0..<frameCount {
             try cancellation?.check()
-            frames.append(ImageFrame(pixels: try frame(session, at: index, size: target),
+            frames.append(ImageFrame(pixels: try frame(session, at: index, size: target, kernel: options.thumbnailKernel),
                                      duration: session.duration(at: index)))
         }
         let colour = ColorManagement.manage(&frames, color: session.color, options: options)
@@ -40,10 +40,11 @@ enum AVIFDecoding {
 
     /// Frame `index` upright, resampled to `size` when given (each frame is scaled as it is decoded, so only
     /// one full-size raster exists at a time).
-    static func frame(_ session: AVIFDecoderSession, at index: Int, size: PixelSize?) throws -> PixelBuffer {
+    static func frame(_ session: AVIFDecoderSession, at index: Int, size: PixelSize?,
+                      kernel: Resampler.Kernel) throws -> PixelBuffer {
         var store = RasterStore.fresh
         let pixels = session.geometry.apply(to: try session.raster(at: index, store: &store))
         guard let size, size != pixels.size else { return pixels }
-        return Resampler.resample(pixels, to: size)
+        return Resampler.resample(pixels, to: size, kernel: kernel)
     }
 }

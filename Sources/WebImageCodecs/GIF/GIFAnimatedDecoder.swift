@@ -19,6 +19,8 @@ final class GIFAnimatedDecoder: AnimatedImageDecoder {
     /// Frames replay can start from (see ``GIFFrameHeader/isKeyFrame(after:screen:)``).
     private let isKeyFrame: [Bool]
     private let playback: Mutex<GIFPlayback>
+    /// The filter frames are brought to ``pixelSize`` with.
+    private let kernel: Resampler.Kernel
 
     var frameCount: Int { headers.count }
 
@@ -38,6 +40,7 @@ final class GIFAnimatedDecoder: AnimatedImageDecoder {
         self.loopCount = loopCount
         hasAlpha = alpha.hasAlpha(frameCount: headers.count)
         pixelSize = options.targetSize(forSource: screen, frameCount: headers.count) ?? screen
+        kernel = options.thumbnailKernel
         playback = Mutex(GIFPlayback())
     }
 
@@ -53,7 +56,7 @@ final class GIFAnimatedDecoder: AnimatedImageDecoder {
         // The first frame is painted on an empty screen, so scaling it needs no canvas (nor does a still).
         if index == 0 && pixelSize != screen { return try scaledFirstFrame() }
         let pixels = try playback.withLock { state in try composite(upTo: index, state: &state) }
-        return pixels.size == pixelSize ? pixels : Resampler.resample(pixels, to: pixelSize)
+        return pixels.size == pixelSize ? pixels : Resampler.resample(pixels, to: pixelSize, kernel: kernel)
     }
 
     private func composite(upTo index: Int, state: inout GIFPlayback) throws -> PixelBuffer {
@@ -82,14 +85,14 @@ final class GIFAnimatedDecoder: AnimatedImageDecoder {
 
     /// The first frame scaled while its rows are decoded, without the full-size canvas.
     private func scaledFirstFrame() throws -> PixelBuffer {
-        let header = headers[0], screen = screen, target = pixelSize
+        let header = headers[0], screen = screen, target = pixelSize, kernel = kernel
         return try data.withUnsafeBytes { raw in
             try GIFReader.read(raw) { reader in
                 reader.seek(toRecordAt: header.recordOffset)
                 guard try reader.nextFrame() != nil else {
                     throw WebImageError.badImageData(.corrupt("GIF frame record not found"))
                 }
-                return try GIFScaledStill.decode(reader, header: header, screen: screen, target: target)
+                return try GIFScaledStill.decode(reader, header: header, screen: screen, target: target, kernel: kernel)
             }
         }
     }

@@ -39,7 +39,8 @@ enum GIFDecoding {
         var result: Image?
         try reader.forEachFrame { header in
             try checkFrameSize(header, options: options)
-            let pixels = try GIFScaledStill.decode(reader, header: header, screen: reader.screen, target: target)
+            let pixels = try GIFScaledStill.decode(reader, header: header, screen: reader.screen, target: target,
+                                                    kernel: options.thumbnailKernel)
             var alpha = GIFAlphaTracker(screen: reader.screen)
             alpha.add(header)
             result = Image(frames: [ImageFrame(pixels: pixels)], loopCount: loopCount, format: .gif,
@@ -75,7 +76,8 @@ enum GIFDecoding {
                 canvas.draw(header, indices: UnsafeBufferPointer(rebasing: $0[..<count]), fileRows: header.height)
             }
             alpha.add(header)
-            let pixels = target.map { Resampler.resample(canvas.pixels, to: $0) } ?? canvas.pixels
+            let pixels = target.map { Resampler.resample(canvas.pixels, to: $0, kernel: options.thumbnailKernel) }
+                ?? canvas.pixels
             frames.append(ImageFrame(pixels: pixels, duration: header.duration))
             return !options.firstFrameOnly && frames.count < frameCount
         }

@@ -104,7 +104,7 @@ final class GIFProgressiveDecoder: ProgressiveImageDecoder {
         canvas = drawn
         alpha?.add(header)
         compositedPixels = pixels
-        let kept = frameSize.map { Resampler.resample(drawn.pixels, to: $0) } ?? drawn.pixels
+        let kept = frameSize.map { Resampler.resample(drawn.pixels, to: $0, kernel: options.thumbnailKernel) } ?? drawn.pixels
         frames.append(ImageFrame(pixels: kept, duration: header.duration))
         resumeOffset = reader.position
         return nil

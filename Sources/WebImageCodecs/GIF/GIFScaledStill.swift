@@ -10,9 +10,10 @@ import WebImageCore
 enum GIFScaledStill {
     /// The frame `header` (just read by `reader`) on a `screen`-sized canvas, resampled to `target`.
     static func decode(_ reader: GIFReader, header: GIFFrameHeader, screen: PixelSize,
-                       target: PixelSize) throws -> PixelBuffer {
+                       target: PixelSize, kernel: Resampler.Kernel) throws -> PixelBuffer {
         var rows = GIFScreenRows(header: header, screen: screen,
-                                 resampler: RowResampler(sourceSize: screen, targetSize: target, format: .rgba8))
+                                 resampler: RowResampler(sourceSize: screen, targetSize: target, format: .rgba8,
+                                                         kernel: kernel))
         let width = header.width, height = header.height
         guard width > 0, height > 0 else {
             try reader.skipPixels()

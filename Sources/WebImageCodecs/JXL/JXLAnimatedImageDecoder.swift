@@ -45,7 +45,7 @@ final class JXLAnimatedImageDecoder: AnimatedImageDecoder {
                 _ = ColorManagement.manage(raw, format: format, pixelCount: size.pixelCount, profile: reader.iccProfile,
                                            options: options)
             }
-            return pixelSize == size ? canvas : Resampler.resample(canvas, to: pixelSize)
+            return pixelSize == size ? canvas : Resampler.resample(canvas, to: pixelSize, kernel: options.thumbnailKernel)
         }
     }
 }

@@ -42,7 +42,7 @@ enum JXLDecoding {
                 color = ColorManagement.manage(raw, format: header.pixelFormat, pixelCount: header.size.pixelCount,
                                                profile: reader.iccProfile, options: options)
             }
-            frames.append(ImageFrame(pixels: target.map { Resampler.resample(canvas, to: $0) } ?? canvas,
+            frames.append(ImageFrame(pixels: target.map { Resampler.resample(canvas, to: $0, kernel: options.thumbnailKernel) } ?? canvas,
                                      duration: duration))
         }
         let image = Image(frames: frames, orientation: header.orientation, loopCount: header.loopCount,

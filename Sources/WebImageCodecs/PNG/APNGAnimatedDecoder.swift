@@ -18,6 +18,8 @@ final class APNGAnimatedDecoder: AnimatedImageDecoder {
     private let structure: APNGStructure
     /// The size frames are resampled to (thumbnail / scale-down options), nil for full size.
     private let targetSize: PixelSize?
+    /// The filter frames are brought to ``targetSize`` with.
+    private let kernel: Resampler.Kernel
     private let state: Mutex<State>
 
     private struct State: Sendable {
@@ -32,6 +34,7 @@ final class APNGAnimatedDecoder: AnimatedImageDecoder {
         self.data = data
         self.structure = structure
         targetSize = options.targetSize(forSource: structure.header.size, frameCount: frameCount)
+        kernel = options.thumbnailKernel
         pixelSize = targetSize ?? structure.header.size
         loopCount = structure.loopCount
         hasAlpha = structure.hasAlpha
@@ -59,7 +62,7 @@ final class APNGAnimatedDecoder: AnimatedImageDecoder {
                 canvas = try data.withUnsafeBytes { try state.player.renderNext(in: $0) }
             }
             guard let canvas else { throw WebImageError.badImageData(.frameOutOfRange(index: index, count: frameCount)) }
-            let pixels = targetSize.map { Resampler.resample(canvas, to: $0) } ?? canvas
+            let pixels = targetSize.map { Resampler.resample(canvas, to: $0, kernel: kernel) } ?? canvas
             state.last = (index, pixels)
             return pixels
         }

@@ -59,7 +59,8 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
             var color = ColorManagement.Outcome.none
             var result: PNGRasterDecoder.Result
             if let target {
-                result = try PNGScaledDecoder.decode(bytes, expected: header, target: target)
+                result = try PNGScaledDecoder.decode(bytes, expected: header, target: target,
+                                                     kernel: options.thumbnailKernel)
                 color = result.pixels.withUnsafeMutableBytes { [format = result.pixels.format] raw in
                     PNGColorReader.manage(raw, format: format, profile: profile, options: options)
                 }
@@ -89,7 +90,7 @@ public final class PNGCoder: ProgressiveImageCoding, AnimatedImageCoding, ImageH
         for frame in structure.frames.prefix(count) {
             try cancellation?.check()
             let canvas = try player.renderNext(in: bytes)
-            let pixels = target.map { Resampler.resample(canvas, to: $0) } ?? canvas
+            let pixels = target.map { Resampler.resample(canvas, to: $0, kernel: options.thumbnailKernel) } ?? canvas
             frames.append(ImageFrame(pixels: pixels, duration: frame.control.duration))
         }
         var color = ColorManagement.Outcome.none

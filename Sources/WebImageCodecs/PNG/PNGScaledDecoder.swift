@@ -21,7 +21,7 @@ enum PNGScaledDecoder {
 
     /// Decodes `bytes`, whose IHDR says `expected` (already checked against the pixel limit), resampled to
     /// `target`; `fullDecodeLimit` is ``fullDecodeLimitBytes`` except in tests.
-    static func decode(_ bytes: UnsafeRawBufferPointer, expected: PNGHeader, target: PixelSize,
+    static func decode(_ bytes: UnsafeRawBufferPointer, expected: PNGHeader, target: PixelSize, kernel: Resampler.Kernel,
                        fullDecodeLimit: Int = fullDecodeLimitBytes) throws -> PNGRasterDecoder.Result {
         let last = lastPass(of: expected.size)
         if expected.interlaced,
@@ -29,7 +29,7 @@ enum PNGScaledDecoder {
             || target.width > last.size.width || target.height > last.size.height {
             var store = RasterStore.fresh
             let full = try PNGRasterDecoder.decode(bytes, expected: expected, store: &store)
-            return PNGRasterDecoder.Result(pixels: Resampler.resample(full.pixels, to: target), hasAlpha: full.hasAlpha)
+            return PNGRasterDecoder.Result(pixels: Resampler.resample(full.pixels, to: target, kernel: kernel), hasAlpha: full.hasAlpha)
         }
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
               let reader = cpng_reader_create(base, bytes.count) else {
@@ -57,7 +57,7 @@ enum PNGScaledDecoder {
             }
             source = last.size
         }
-        let pixels = try stream(reader, size: source, format: format, to: target)
+        let pixels = try stream(reader, size: source, format: format, to: target, kernel: kernel)
         return PNGRasterDecoder.Result(pixels: pixels, hasAlpha: header.has_alpha != 0)
     }
 
@@ -68,8 +68,8 @@ enum PNGScaledDecoder {
 
     /// Reads `size.height` rows of `size.width` pixels from `reader` through a resampler to `target`.
     private static func stream(_ reader: OpaquePointer, size: PixelSize, format: PixelFormat,
-                               to target: PixelSize) throws -> PixelBuffer {
-        let resampler = RowResampler(sourceSize: size, targetSize: target, format: format)
+                               to target: PixelSize, kernel: Resampler.Kernel) throws -> PixelBuffer {
+        let resampler = RowResampler(sourceSize: size, targetSize: target, format: format, kernel: kernel)
         var row = [UInt8](repeating: 0, count: size.width * format.bytesPerPixel)
         let cancellation = WorkCancellation.current
         while !resampler.isComplete {

@@ -14,6 +14,8 @@ final class WebPAnimationReader {
     let canvasSize: PixelSize
     /// The size frames are delivered at (the canvas, or the options' target size).
     let outputSize: PixelSize
+    /// The filter frames are brought to ``outputSize`` with.
+    let kernel: Resampler.Kernel
     let frameCount: Int
     let loopCount: Int
     /// Whether the container's header announces transparency.
@@ -59,6 +61,7 @@ final class WebPAnimationReader {
         hasAlpha = features.has_alpha != 0
         outputSize = options.targetSize(forSource: canvasSize, frameCount: options.firstFrameOnly ? 1 : frameCount)
             ?? canvasSize
+        kernel = options.thumbnailKernel
         durations = Self.readDurations(WebPAnimDecoderGetDemuxer(decoder), count: frameCount)
     }
 
@@ -74,7 +77,7 @@ final class WebPAnimationReader {
     func next() throws -> PixelBuffer {
         let canvas = UnsafeRawBufferPointer(start: try advance(), count: canvasSize.pixelCount * 4)
         guard outputSize == canvasSize else {
-            return Resampler.resample(canvas, size: canvasSize, format: .rgba8, to: outputSize)
+            return Resampler.resample(canvas, size: canvasSize, format: .rgba8, to: outputSize, kernel: kernel)
         }
         return PixelBuffer(width: canvasSize.width, height: canvasSize.height, format: .rgba8) { out in
             out.copyMemory(from: canvas)

@@ -17,7 +17,8 @@ extension ImageDecodeOptions {
     public func finish(_ image: Image, targetSize target: PixelSize?) -> Image {
         var frames = image.frames
         if let target, image.pixelSize != target {
-            frames = frames.map { ImageFrame(pixels: Resampler.resample($0.pixels, to: target), duration: $0.duration) }
+            frames = frames.map { ImageFrame(pixels: Resampler.resample($0.pixels, to: target, kernel: thumbnailKernel),
+                                            duration: $0.duration) }
         }
         var orientation = image.orientation
         if applyOrientation && orientation != .up {

@@ -14,6 +14,10 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// Fit the thumbnail inside ``thumbnailPixelSize`` keeping the aspect ratio; false stretches to exactly that
     /// size. Default true.
     public var preserveAspectRatio: Bool
+    /// The filter a decode reaches ``thumbnailPixelSize`` with, after whatever the library shrinks on load (a
+    /// JPEG's DCT scaling, libwebp's scaled decode). Default ``Resampler/Kernel/area``; an image service that
+    /// answers as libvips does asks for ``Resampler/Kernel/lanczos3``.
+    public var thumbnailKernel: Resampler.Kernel
     /// Scale the image down (SDWebImage's formula) so all frames fit in this many bytes of RGBA8.
     /// Default nil: no limit.
     public var scaleDownLimitBytes: Int?
@@ -52,7 +56,7 @@ public struct ImageDecodeOptions: Sendable, Hashable {
 
     public init(scaleFactor: Double? = nil, cacheKey: String? = nil, firstFrameOnly: Bool = false,
                 thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true,
-                scaleDownLimitBytes: Int? = nil, typeHint: ImageFormat? = nil, applyOrientation: Bool = false,
+                thumbnailKernel: Resampler.Kernel = .area, scaleDownLimitBytes: Int? = nil, typeHint: ImageFormat? = nil, applyOrientation: Bool = false,
                 maxPixelCount: Int = 100_000_000, maxFrameCount: Int = 1_000,
                 maxAnimationPixelCount: Int = 250_000_000, coderOptions: ImageCoderOptions = ImageCoderOptions(),
                 colorSpace: DecodeColorSpace = .sRGB, readsMetadata: Bool = false) {
@@ -61,6 +65,7 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         self.firstFrameOnly = firstFrameOnly
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
+        self.thumbnailKernel = thumbnailKernel
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.typeHint = typeHint
         self.applyOrientation = applyOrientation
@@ -77,7 +82,8 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// request reads it (scale and cache key only label the result). A memory-cache hit that fails this is decoded again (SDWebImage's `sd_decodeOptions` check).
     public func givesSamePixels(as request: ImageDecodeOptions) -> Bool {
         thumbnailPixelSize == request.thumbnailPixelSize
-            && (thumbnailPixelSize == nil || preserveAspectRatio == request.preserveAspectRatio)
+            && (thumbnailPixelSize == nil || preserveAspectRatio == request.preserveAspectRatio
+                && thumbnailKernel == request.thumbnailKernel)
             && (!firstFrameOnly || request.firstFrameOnly)
             && applyOrientation == request.applyOrientation
             && colorSpace == request.colorSpace

@@ -18,10 +18,14 @@ enum ResultKey {
         // The quality that counts is the last pipeline's, which encodes.
         let last = chain.last ?? options
         let defaults = (last.quality > 0 ? "" : encoding.qualityKeyComponent) + encoding.tuningKeyComponent
-            + encoding.autoQuality.keyComponent + encoding.unsharpKeyComponent
+            + encoding.autoQuality.keyComponent + encoding.unsharpKeyComponent + generation
         let pipelines = ([options] + chain).map(parts).joined(separator: "/-/")
         return [source, format.keyComponent, defaults, pipelines].joined(separator: "|")
     }
+
+    /// Changed when the same URL and settings make other pixels than results cached before, so those are not
+    /// served: `;g2` since resizes default to lanczos3 (they were box-filtered).
+    static let generation = ";g2"
 
     /// The fields of ``ProcessingOptions`` the key leaves out, and why (a test checks every other one is in it).
     static let leftOut: [String: String] = [

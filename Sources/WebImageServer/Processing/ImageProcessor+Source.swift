@@ -98,16 +98,18 @@ extension ImageProcessor {
 
     /// Decodes `frames` frames (the first ones) at the smallest size the plan needs (the raster is still in its
     /// stored orientation: the plan's scale applies to both sides alike), or at `exactSize` when the plan
-    /// resizes the whole source to it; keeping the source's colour profile when `keepsProfile`, or the first
-    /// embedded thumbnail when `thumbnail` and the source has one.
+    /// resizes the whole source to it, with `kernel` after what the decoder shrinks on load; keeping the source's
+    /// colour profile when `keepsProfile`, or the first embedded thumbnail when `thumbnail` and the source has one.
     /// An SVG source is rendered at `vectorRaster` (a PDF's pages are drawn by `drawPDF`).
-    func decode(_ data: Data, header: ImageHeader, scale planScale: Double, exactSize: PixelSize? = nil, frames: Int,
+    func decode(_ data: Data, header: ImageHeader, scale planScale: Double, kernel: Resampler.Kernel = .lanczos3,
+                exactSize: PixelSize? = nil, frames: Int,
                 keepsProfile: Bool, thumbnail: Bool, readsMetadata: Bool, video: (second: Double, keyframes: Bool) = (1, false),
                 vectorRaster: PixelSize? = nil) throws(ProxyError) -> Image {
         let stored = header.pixelSize, scale = min(1, planScale)
         var options = ImageDecodeOptions(scaleFactor: 1, firstFrameOnly: frames == 1, maxPixelCount: maxSourcePixels,
                                          readsMetadata: readsMetadata)
         options.colorSpace = keepsProfile ? .preserve : .sRGB
+        options.thumbnailKernel = kernel
         options.coderOptions[EmbeddedThumbnail.self] = thumbnail
         options.coderOptions[VideoThumbnailSecond.self] = video.second
         options.coderOptions[VideoThumbnailKeyframes.self] = video.keyframes

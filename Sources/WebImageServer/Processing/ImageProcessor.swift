@@ -106,12 +106,9 @@ package struct ImageProcessor: Sendable {
                 return try decodePages(source.data, range: pages, keepsProfile: keepsProfile,
                                        readsMetadata: ResultMetadata.isRead(for: options))
             }
-            // A kernel of the URL's resizes from a decode at about twice the size (libvips' shrink-on-load
-            // keeps such a margin), not from the decoder's own box reduction to the exact size.
-            let kernel = options.resizingAlgorithm != nil
-            return try decode(source.data, header: header,
-                              scale: trims || thumbnail ? 1 : kernel ? min(1, plan.scale * 2) : plan.scale,
-                              exactSize: trims || thumbnail || vector || kernel ? nil
+            return try decode(source.data, header: header, scale: trims || thumbnail ? 1 : plan.scale,
+                              kernel: options.resizingAlgorithm,
+                              exactSize: trims || thumbnail || vector ? nil
                                   : storedResize(plan, upright: upright, orientation: options.autoRotate
                                                  ? header.orientation : .up, rotate: options.rotate),
                               frames: keepsFrames ? frames : 1, keepsProfile: keepsProfile, thumbnail: thumbnail,
@@ -221,7 +218,7 @@ package struct ImageProcessor: Sendable {
             (region.x, region.y) = origin
         }
         let resized = Resampler.resample(pixels.cropped(to: region), to: plan.scaled,
-                                         kernel: options.resizingAlgorithm ?? .area)
+                                         kernel: options.resizingAlgorithm)
         let flip: ImageOrientation = switch (options.flipHorizontally, options.flipVertically) {
         case (true, true): .down
         case (true, false): .upMirrored

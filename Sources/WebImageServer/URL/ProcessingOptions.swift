@@ -99,9 +99,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Default ``ResizingType/fit``.
     public var resizingType: ResizingType = .fit
     /// The resampling kernel of the resize (imgproxy Pro's `resizing_algorithm`: `nearest`, `linear`, `cubic`,
-    /// `lanczos2`, `lanczos3`, as libvips has them); nil (the default): the service's area filter (box
-    /// averaging when shrinking, bilinear when enlarging).
-    public var resizingAlgorithm: Resampler.Kernel?
+    /// `lanczos2`, `lanczos3`, as libvips has them). Default `lanczos3`, imgproxy's: after the decoder's shrink on
+    /// load (a JPEG's DCT scaling to at least the result's size, libwebp's scaled decode), as libvips resizes.
+    public var resizingAlgorithm: Resampler.Kernel = .lanczos3
     /// Target width in pixels; 0 (the default) follows the height and the aspect ratio.
     public var width = 0
     /// Target height in pixels; 0 (the default) follows the width and the aspect ratio.

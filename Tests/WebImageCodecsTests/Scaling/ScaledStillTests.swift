@@ -56,13 +56,13 @@ import WebImage
         }
         let target = PixelSize(width: 10, height: 7)
         let scaled = try data.withUnsafeBytes { bytes in
-            try PNGScaledDecoder.decode(bytes, expected: try PNGHeader.parse(bytes), target: target, fullDecodeLimit: 0)
+            try PNGScaledDecoder.decode(bytes, expected: try PNGHeader.parse(bytes), target: target, kernel: .area, fullDecodeLimit: 0)
         }
         #expect(scaled.pixels == Resampler.resample(oddRows, to: target))
         // A target taller than the pass falls back to the full decode.
         let tall = PixelSize(width: 10, height: 20)
         let fallback = try data.withUnsafeBytes { bytes in
-            try PNGScaledDecoder.decode(bytes, expected: try PNGHeader.parse(bytes), target: tall, fullDecodeLimit: 0)
+            try PNGScaledDecoder.decode(bytes, expected: try PNGHeader.parse(bytes), target: tall, kernel: .area, fullDecodeLimit: 0)
         }
         #expect(fallback.pixels == Resampler.resample(full, to: tall))
     }
