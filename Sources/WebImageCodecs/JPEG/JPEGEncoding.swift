@@ -15,7 +15,10 @@ enum JPEGEncoding {
         if image.hasAlpha { pixels = pixels.flattened(onto: options.backgroundColor ?? .white) }
         let handle = try TurboJPEGHandle(forDecoding: false)
         let quality = max(1, min(100, Int((options.quality * 100).rounded())))
-        let flags = options.tuning.jpegProgressive ? TJFLAG_PROGRESSIVE : 0
+        // The accurate integer DCT, as libjpeg and libvips use by default: TurboJPEG's own default when
+        // compressing is the fast one, which left every result further from its source (0.7 % in mean error on
+        // photos resized to 512 px at quality 80) for a few per cent of the encode's time.
+        let flags = (options.tuning.jpegProgressive ? TJFLAG_PROGRESSIVE : 0) | TJFLAG_ACCURATEDCT
         let subsampling = options.tuning.jpegSubsampling
         var jpeg: Data
         if let maxFileSize = options.maxFileSize {

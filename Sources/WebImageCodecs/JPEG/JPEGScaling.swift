@@ -2,8 +2,9 @@ import CTurboJPEG
 import WebImageCore
 
 /// The DCT-domain scaling factor a decode uses: the IDCT can output 1/2, 1/4 or 1/8 size nearly for free,
-/// so a thumbnail is decoded at the smallest of those still at least as large as the target, and the
-/// exact size is reached afterwards by `ImageDecodeOptions.finish` (area resampling).
+/// so a thumbnail is decoded at the smallest of those whose reduction still fits in the source's own size (as
+/// libvips' shrink-on-load and imgproxy choose it), and the exact size is reached afterwards by
+/// `ImageDecodeOptions.finish`.
 struct JPEGScaling: Equatable {
     var numerator: Int
     var denominator: Int
@@ -18,8 +19,11 @@ struct JPEGScaling: Equatable {
     init(source: PixelSize, target: PixelSize?) {
         self = .none
         guard let target else { return }
+        // The source must hold d whole pixels for every target pixel: libjpeg rounds a reduced size up, so a
+        // 683-row source reduced by 4 gives 171 rows, but a 171-row target then takes its last row from a 3-row
+        // remainder, and the result is a box filter's, softer than a 2× reduction resampled (libvips' choice).
         guard let denominator = [8, 4, 2].first(where: { d in
-            Self.scaled(source.width, 1, d) >= target.width && Self.scaled(source.height, 1, d) >= target.height
+            source.width >= target.width * d && source.height >= target.height * d
         }) else { return }
         let width = Self.scaled(source.width, 1, denominator), height = Self.scaled(source.height, 1, denominator)
         var count: Int32 = 0

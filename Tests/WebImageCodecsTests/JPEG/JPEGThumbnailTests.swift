@@ -37,6 +37,13 @@ import WebImage
         // Stretching wider than the source's aspect: the wide side decides.
         #expect(JPEGScaling(source: photo, target: PixelSize(width: 1200, height: 100)).scaledSize(photo)
                 == PixelSize(width: 2000, height: 1500))
+        // 1024×683 → 256×171: 1/4 would give 256×171 from a rounded-up last row (683 < 4 × 171), so 1/2, as
+        // libvips chooses (imgproxy's shrink: min(1024 / 256, 683 / 171) = 3.99 → 2).
+        let photo3x2 = PixelSize(width: 1024, height: 683)
+        #expect(JPEGScaling(source: photo3x2, target: PixelSize(width: 256, height: 171)).scaledSize(photo3x2)
+                == PixelSize(width: 512, height: 342))
+        #expect(JPEGScaling(source: photo3x2, target: PixelSize(width: 256, height: 170)).scaledSize(photo3x2)
+                == PixelSize(width: 256, height: 171))
     }
 
     /// A 12 MP photo to a 256-pixel thumbnail goes through the 1/8 IDCT: the result matches resampling a
