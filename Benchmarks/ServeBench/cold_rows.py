@@ -141,7 +141,8 @@ class ColdRows:
         runs = self.cold_rounds("w1")
         targets = {"thumbor": "≥ 2×", "pyvips": "≥ 1.5×"}
         title = "W1 1024→5 widths WebP q75 c4"
-        return self.throughput_lines(title, runs, targets) + self.ceiling_lines(title, runs)
+        return (self.throughput_lines(title, runs, targets) + self.ceiling_lines(title, runs)
+                + quality.compare(self, "W1", self.cold_names[:5], 256, 256, 75, "webp"))
 
     def row_w2(self):
         print("  W2, imgproxy's workload: 100 photos 2040×1360 → fit 512×512 JPEG q80, wrk -t2 -c2, every URL "

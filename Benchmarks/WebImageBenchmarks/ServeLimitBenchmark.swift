@@ -6,8 +6,8 @@ import WebImageServer
 
 /// The limit of serve_bench's W2 and W5 rows (issue 29): what one request's image work costs when it is nothing
 /// but the raw calls — TurboJPEG's scaled decode at the largest DCT scale that stays above the result (libvips'
-/// shrink-on-load), the resize to the result (our `Resampler`: no C library does our resize), TurboJPEG's encode
-/// at 4:2:0 — summed, beside the same request through `ImageProxy.image` in process (signature, local source,
+/// shrink-on-load), the lanczos3 resize to the result (our `Resampler`, as the service resizes), TurboJPEG's
+/// encode at 4:2:0 with the accurate DCT (as the service and libvips encode) — summed, beside the same request through `ImageProxy.image` in process (signature, local source,
 /// header, decode, process, encode; no cache) and so our overhead above the limit. serve_bench's CPU per
 /// request adds HTTP and the download on top.
 ///
@@ -40,7 +40,7 @@ enum ServeLimitBenchmark {
             let ours = try inProcess(root: root, workload: workload)
             let mean = Stages.mean(stages)
             let limit = mean.decode + mean.resize + mean.encode
-            print(String(format: "%@: raw limit %.2f ms (TurboJPEG decode at 1/%d %.2f + resize %.2f + TurboJPEG encode %.2f)",
+            print(String(format: "%@: raw limit %.2f ms (TurboJPEG decode at 1/%d %.2f + lanczos3 resize %.2f + TurboJPEG encode %.2f)",
                          workload.name, limit * 1e3, mean.shrink, mean.decode * 1e3, mean.resize * 1e3, mean.encode * 1e3))
             print(String(format: "  ImageProxy.image in process: %.2f ms CPU a request = %.2f× the limit (%.2f ms above it)",
                          ours * 1e3, ours / limit, (ours - limit) * 1e3))
@@ -90,14 +90,14 @@ enum ServeLimitBenchmark {
         }
         let pixels = PixelBuffer(width: scaled.width, height: scaled.height, bytes: raster)
         var resized = pixels
-        let resize = median { resized = Resampler.resample(pixels, to: target) }
+        let resize = median { resized = Resampler.resample(pixels, to: target, kernel: .lanczos3) }
         let result = [UInt8](resized.bytes)
         let encode = try median {
             var output: UnsafeMutablePointer<UInt8>?
             var size: UInt = 0
             defer { tjFree(output) }
             guard tjCompress2(encoder, result, Int32(target.width), 0, Int32(target.height), Int32(TJPF_RGBX.rawValue),
-                              &output, &size, Int32(TJSAMP_420.rawValue), Int32(quality), 0) == 0 else {
+                              &output, &size, Int32(TJSAMP_420.rawValue), Int32(quality), TJFLAG_ACCURATEDCT) == 0 else {
                 throw WebImageError.encodingFailed(format: .jpeg, reason: "tjCompress2")
             }
         }
