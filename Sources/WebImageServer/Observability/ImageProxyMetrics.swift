@@ -47,6 +47,9 @@ public enum ImageProxyMetrics {
     public static let sourcesNotModified = "swiftwebimage_serve_sources_not_modified_total"
     /// Counter: stale cached sources served because their origin failed or timed out when asked to confirm them.
     public static let staleSourcesServed = "swiftwebimage_serve_stale_sources_served_total"
+    /// Counter: large sources (1 MiB and more) not written to the disk cache because the previous large source's
+    /// store was still waiting on the disk.
+    public static let sourceStoresSkipped = "swiftwebimage_serve_source_stores_skipped_total"
     /// Counter: requests refused at once with 429 because the queue was full.
     public static let rejected = "swiftwebimage_serve_rejected_total"
     /// Counter, dimension ``Dimension/tier`` (`disk`, `shared`, `s3`): cached results and sources refused when read

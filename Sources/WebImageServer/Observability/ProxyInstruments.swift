@@ -17,6 +17,7 @@ final class ProxyInstruments: Sendable {
     private let sourceCacheHits: Counter
     private let sourcesNotModified: Counter
     private let staleSourcesServed: Counter
+    private let sourceStoresSkipped: Counter
     private let rejected: Counter
     private let corruptDisk: Counter
     private let corruptShared: Counter
@@ -40,6 +41,7 @@ final class ProxyInstruments: Sendable {
         sourceCacheHits = Counter(label: M.sourceCacheHits, factory: factory)
         sourcesNotModified = Counter(label: M.sourcesNotModified, factory: factory)
         staleSourcesServed = Counter(label: M.staleSourcesServed, factory: factory)
+        sourceStoresSkipped = Counter(label: M.sourceStoresSkipped, factory: factory)
         rejected = Counter(label: M.rejected, factory: factory)
         corruptDisk = Counter(label: M.corruptCacheValues, dimensions: [(M.Dimension.tier, "disk")], factory: factory)
         corruptShared = Counter(label: M.corruptCacheValues, dimensions: [(M.Dimension.tier, "shared")], factory: factory)
@@ -65,6 +67,7 @@ final class ProxyInstruments: Sendable {
         case \.sourceCacheHits: (sourceCacheHits, nil)
         case \.sourcesNotModified: (sourcesNotModified, nil)
         case \.staleSourcesServed: (staleSourcesServed, nil)
+        case \.sourceStoresSkipped: (sourceStoresSkipped, nil)
         case \.rejected: (rejected, nil)
         case \.corruptDiskValues: (corruptDisk, nil)
         case \.corruptSharedValues: (corruptShared, nil)

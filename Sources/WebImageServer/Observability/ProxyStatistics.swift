@@ -17,6 +17,8 @@ public final class ProxyStatistics: Sendable {
         public var sourcesNotModified = 0
         /// Stale cached sources served because the origin failed or did not answer their revalidation.
         public var staleSourcesServed = 0
+        /// Large sources not written to the disk cache because another large source's store was still running.
+        public var sourceStoresSkipped = 0
         /// Results encoded.
         public var encodes = 0
         /// Results answered from memory.

@@ -42,6 +42,10 @@ public final class DiskCache: Sendable {
     }
 
     /// `$XDG_CACHE_HOME/SwiftWebImage`, else `~/.cache/SwiftWebImage`: where caches put their namespaces.
+    /// Values at least this large (1 MiB) are written around the page cache, with direct I/O: little CPU, but the
+    /// write waits on the device.
+    public static var directWriteThreshold: Int { DiskFileIO.directWriteThreshold }
+
     public static var defaultBaseDirectory: URL {
         if let xdg = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg).appendingPathComponent("SwiftWebImage")
