@@ -7,10 +7,15 @@ import Logging
 /// around swift-log's stream handler.
 public struct EscapingLogHandler: LogHandler {
     private var inner: any LogHandler
+    /// The handler's own metadata (keys escaped), its values escaped only when a record is written: Hummingbird
+    /// sets a request id on every request's logger, which rarely writes one, and the stream handler formats its
+    /// whole metadata on every change.
+    private var stored: Logger.Metadata
 
     public init(_ inner: any LogHandler) {
         self.inner = inner
-        self.inner.metadata = Self.escaped(inner.metadata)
+        stored = Dictionary(inner.metadata.map { (LogText.escaped($0.key), $0.value) }, uniquingKeysWith: { $1 })
+        self.inner.metadata = [:]
         self.inner.metadataProvider = inner.metadataProvider.map(Self.escaping)
     }
 
@@ -20,8 +25,8 @@ public struct EscapingLogHandler: LogHandler {
     }
 
     public var metadata: Logger.Metadata {
-        get { inner.metadata }
-        set { inner.metadata = Self.escaped(newValue) }
+        get { Self.escaped(stored) }
+        set { stored = Dictionary(newValue.map { (LogText.escaped($0.key), $0.value) }, uniquingKeysWith: { $1 }) }
     }
 
     public var metadataProvider: Logger.MetadataProvider? {
@@ -30,8 +35,8 @@ public struct EscapingLogHandler: LogHandler {
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { inner[metadataKey: key] }
-        set { inner[metadataKey: LogText.escaped(key)] = newValue.map(Self.escaped) }
+        get { stored[key].map(Self.escaped) }
+        set { stored[LogText.escaped(key)] = newValue }
     }
 
     public func log(event: LogEvent) {
@@ -45,6 +50,9 @@ public struct EscapingLogHandler: LogHandler {
             event.error = nil
         }
         event.metadata = metadata.isEmpty ? nil : Self.escaped(metadata)
+        guard !stored.isEmpty else { return inner.log(event: event) }
+        var inner = inner
+        inner.metadata = Self.escaped(stored)
         inner.log(event: event)
     }
 

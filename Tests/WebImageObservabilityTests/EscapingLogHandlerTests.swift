@@ -54,4 +54,24 @@ import WebImageLogging
         #expect(once == "a\\tb\\nc\\u{85}d")
         #expect(LogText.escaped(once) == once)
     }
+
+    /// The handler's own metadata is escaped when a record is written, not when it is set, and reads back escaped,
+    /// under an escaped key, as before.
+    @Test func ownMetadataIsEscapedWhenWritten() {
+        let captured = Captured()
+        var logger = Logger(label: "test") {
+            EscapingLogHandler(StreamLogHandler(label: $0, stream: Stream(captured: captured), metadataProvider: nil))
+        }
+        logger[metadataKey: "id\n"] = .stringConvertible(42)
+        logger[metadataKey: "request"] = "a\nb"
+        #expect(logger[metadataKey: "request"] == .string("a\\nb"))
+        #expect(logger.handler.metadata == ["id\\n": .string("42"), "request": .string("a\\nb")])
+        logger.info("one")
+        logger[metadataKey: "request"] = nil
+        logger.info("two")
+        let lines = captured.text.withLock { $0 }.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasSuffix(": id\\n=42 request=a\\nb [WebImageObservabilityTests] one") == true, "\(lines)")
+        #expect(lines.last?.hasSuffix(": id\\n=42 [WebImageObservabilityTests] two") == true, "\(lines)")
+    }
 }

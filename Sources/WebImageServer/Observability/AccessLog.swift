@@ -32,6 +32,15 @@ struct AccessLog: Sendable {
     let inFlight: Meter
     /// The operator page's record of image and info requests.
     let recent: RecentRequests
+    /// The logger's handler when it writes request lines itself (`webimage serve`'s text access log).
+    private let lines: AccessLineHandler?
+
+    init(logger: Logger?, inFlight: Meter, recent: RecentRequests) {
+        self.logger = logger
+        self.inFlight = inFlight
+        self.recent = recent
+        lines = (logger?.handler as? AccessLineHandler).flatMap { $0.writesRequestsDirectly ? $0 : nil }
+    }
 
     /// Answers `request` with `answer`, counted in flight, recorded for the operator page and logged.
     func observe(_ request: ProxyRequest, route: Route,
@@ -54,17 +63,26 @@ struct AccessLog: Sendable {
                          trace: trace)
         }
         guard logs, let logger else { return response }
-        let microseconds = elapsed.seconds * 1_000_000 + (elapsed.attoseconds + 500_000_000_000) / 1_000_000_000_000
-        logger.info("request", metadata: [
-            "method": .string(request.isHead ? "HEAD" : "GET"),
-            // Escaped here too, for a library user's own text handler.
-            "path": .string(LogText.escaped(redacted)),
-            "status": .stringConvertible(response.status),
-            "bytes": .stringConvertible(request.isHead ? 0 : response.body.count),
-            "duration_ms": .string(Self.milliseconds(microseconds)),
-            "cache": .string(trace.cacheOutcome?.rawValue ?? "none"),
-        ])
+        let line = AccessLine(method: request.isHead ? "HEAD" : "GET", path: redacted, status: response.status,
+                              bytes: request.isHead ? 0 : response.body.count,
+                              microseconds: elapsed.seconds * 1_000_000
+                                  + (elapsed.attoseconds + 500_000_000_000) / 1_000_000_000_000,
+                              cache: trace.cacheOutcome?.rawValue ?? "none")
+        if let lines { lines.writeRequest(line) } else { Self.log(line, to: logger) }
         return response
+    }
+
+    /// `line` as an `info` record of `logger`, its fields as metadata.
+    static func log(_ line: AccessLine, to logger: Logger) {
+        logger.info("request", metadata: [
+            "method": .string(line.method),
+            // Escaped here too, for a library user's own text handler.
+            "path": .string(LogText.escaped(line.path)),
+            "status": .stringConvertible(line.status),
+            "bytes": .stringConvertible(line.bytes),
+            "duration_ms": .string(Self.milliseconds(line.microseconds)),
+            "cache": .string(line.cache),
+        ])
     }
 
     /// `microseconds` as milliseconds with three decimals (`12.345`), as `%.3f` writes them, without a formatter

@@ -14,15 +14,19 @@ public enum StandardErrorOutput {
     /// Writes `text` as it is (the caller ends it with its line break).
     public static func write(_ text: String) {
         var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes `bytes` as they are, in one call (the caller ends them with its line break).
+    public static func write(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
         descriptor.withLock { descriptor in
-            text.withUTF8 { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = writeDescriptor(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written < 0, errno == EINTR { continue }
-                    guard written > 0 else { return }
-                    offset += written
-                }
+            var offset = 0
+            while offset < bytes.count {
+                let written = writeDescriptor(descriptor, base + offset, bytes.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
             }
         }
     }
