@@ -4,17 +4,41 @@ import WebImage
 
 /// One checked request: what to fetch, what to do, in which format, under which key.
 struct ProxyJob: Sendable {
-    var source: URL
+    var source: URL {
+        didSet { dispositionPrefix = ProxyResponse.dispositionPrefix(options: options, source: source) }
+    }
     /// `watermark_url`'s image, checked as a source is.
     var watermarkSource: URL?
     /// `fallback_image_url`'s image, checked as a source is.
     var fallbackSource: URL?
-    var options: ProcessingOptions
+    var options: ProcessingOptions {
+        didSet { dispositionPrefix = ProxyResponse.dispositionPrefix(options: options, source: source) }
+    }
     /// imgproxy Pro's chained pipelines after the first, each run on the one before's result, with its
     /// `watermark_url`'s image checked as a source is.
-    var chain: [(options: ProcessingOptions, watermarkSource: URL?)] = []
+    var chain: [(options: ProcessingOptions, watermarkSource: URL?)]
     var format: FormatChoice
     var key: String
+    /// The answer's `Content-Disposition` up to the file's extension (``ProxyResponse/dispositionPrefix(options:source:)``),
+    /// made with the job: a checked job is answered many times.
+    private(set) var dispositionPrefix: String
+
+    init(source: URL, watermarkSource: URL? = nil, fallbackSource: URL? = nil, options: ProcessingOptions,
+         chain: [(options: ProcessingOptions, watermarkSource: URL?)] = [], format: FormatChoice, key: String) {
+        self.source = source
+        self.watermarkSource = watermarkSource
+        self.fallbackSource = fallbackSource
+        self.options = options
+        self.chain = chain
+        self.format = format
+        self.key = key
+        dispositionPrefix = ProxyResponse.dispositionPrefix(options: options, source: source)
+    }
+
+    /// The answer's `Content-Disposition` for a result in `format`: `inline; filename="NAME.EXT"`.
+    func contentDisposition(format: ImageFormat) -> String {
+        dispositionPrefix + "." + ProxyResponse.escapedFileName(format.fileExtension ?? "bin") + "\""
+    }
 }
 
 extension ImageProxy {

@@ -40,6 +40,8 @@ public final class ImageProxy: Sendable {
     let baseOptions: ProcessingOptions
     /// Recently checked paths.
     let checkedJobs = CheckedJobs(capacity: 1024)
+    /// The last `Cache-Control` and `Expires` a result's answer carried.
+    let resultExpiry = ResultExpiryFields()
     private let isStopping = Atomic<Bool>(false)
 
     /// A service with `configuration`; `resolver` turns source host names into addresses (the system's by
@@ -184,7 +186,7 @@ public final class ImageProxy: Sendable {
             statistics.record(\.memoryHits)
             return hit
         }
-        return hit.map { .result($0, for: request, job: job, ttl: ttl(job.options)) }
+        return hit.map { .result($0, for: request, job: job, ttl: ttl(job.options), expiry: resultExpiry) }
     }
 
     /// The answer to a checked image request whose result is not in memory.
@@ -192,13 +194,13 @@ public final class ImageProxy: Sendable {
         let deadline = self.deadline(from: request.arrival)
         do throws(ProxyError) {
             let result = try await result(for: job, deadline: deadline)
-            return .result(result, for: request, job: job, ttl: ttl(job.options))
+            return .result(result, for: request, job: job, ttl: ttl(job.options), expiry: resultExpiry)
         } catch {
             if let fallback = await fallback(for: job, after: error, deadline: deadline) {
                 return .result(fallback.result, for: request, job: job,
                                ttl: min(configuration.responses.fallbackTTL ?? configuration.responses.cacheTTL,
                                         ttl(job.options)),
-                               status: fallback.status)
+                               expiry: resultExpiry, status: fallback.status)
             }
             return errorResponse(error)
         }

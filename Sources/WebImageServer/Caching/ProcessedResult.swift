@@ -3,19 +3,22 @@ import Foundation
 import WebImage
 
 /// One finished result: its bytes and what the HTTP answer says about them.
-struct ProcessedResult: Sendable, Codable {
-    var data: Data
-    var format: ImageFormat
+struct ProcessedResult: Sendable {
+    let data: Data
+    let format: ImageFormat
     /// A strong validator: the first 128 bits of the bytes' SHA-256, quoted.
-    var etag: String
+    let etag: String
     /// When the result was made, to the second (HTTP dates have no more).
-    var lastModified: Date
+    let lastModified: Date
+    /// The answer's header fields that depend on the result alone, made once with it: a result kept in memory
+    /// is answered many times.
+    let fields: ResultFields
 
     init(data: Data, format: ImageFormat, lastModified: Date = Date()) {
-        self.data = data
-        self.format = format
-        etag = "\"" + SHA256.hash(data: data).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
-        self.lastModified = Date(timeIntervalSince1970: lastModified.timeIntervalSince1970.rounded(.down))
+        let etag = "\"" + SHA256.hash(data: data).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        self.init(data: data, metadata: Metadata(
+            format: format, etag: etag,
+            lastModified: Date(timeIntervalSince1970: lastModified.timeIntervalSince1970.rounded(.down))))
     }
 
     /// What is stored beside the bytes on disk.
@@ -32,5 +35,6 @@ struct ProcessedResult: Sendable, Codable {
         format = metadata.format
         etag = metadata.etag
         lastModified = metadata.lastModified
+        fields = ResultFields(format: format, etag: etag, lastModified: lastModified, byteCount: data.count)
     }
 }

@@ -14,8 +14,18 @@ enum HTTPDate {
 
     /// Dates outside years 1–9999, which IMF-fixdate cannot spell, are written as the nearest it can.
     static func format(_ date: Date) -> String {
+        format(second: second(of: date))
+    }
+
+    /// The second `format` writes for `date`: its Unix time rounded down, within years 1–9999.
+    static func second(of date: Date) -> TimeInterval {
         let interval = date.timeIntervalSince1970
-        var seconds = time_t(interval.isNaN ? 0 : min(max(interval, minimum), maximum).rounded(.down))
+        return interval.isNaN ? 0 : min(max(interval, minimum), maximum).rounded(.down)
+    }
+
+    /// `second`, a value of ``second(of:)``.
+    static func format(second: TimeInterval) -> String {
+        var seconds = time_t(second)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }

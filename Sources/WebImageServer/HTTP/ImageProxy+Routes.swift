@@ -71,11 +71,17 @@ extension ImageProxy {
     /// A Hummingbird response with exactly these headers (a `HEAD` answer keeps the `Content-Length` of the
     /// body it leaves out).
     static func response(_ response: ProxyResponse, isHead: Bool) -> Response {
-        var fields = HTTPFields()
-        for (name, value) in response.headers {
-            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        var fields: HTTPFields
+        switch response.storedHeaders {
+        case .fields(let built):
+            fields = built
+        case .pairs(let pairs):
+            fields = HTTPFields()
+            for (name, value) in pairs {
+                if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+            }
+            if fields[.contentLength] == nil, response.status != 304 { fields[.contentLength] = String(response.body.count) }
         }
-        if fields[.contentLength] == nil, response.status != 304 { fields[.contentLength] = String(response.body.count) }
         let body = isHead || response.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: response.body))
         return Response(status: HTTPResponse.Status(code: response.status), headers: fields, body: body)
     }

@@ -1,22 +1,52 @@
 import Foundation
+import HTTPTypes
 
 /// What the service answers, before it becomes a Hummingbird `Response`: status, headers and body.
 public struct ProxyResponse: Sendable {
     public var status: Int
-    public var headers: [(name: String, value: String)]
+    /// The header fields in order, names as sent.
+    public var headers: [(name: String, value: String)] {
+        get {
+            switch storedHeaders {
+            case .pairs(let pairs): pairs
+            case .fields(let fields): fields.map { ($0.name.rawName, $0.value) }
+            }
+        }
+        set { storedHeaders = .pairs(newValue) }
+    }
     public var body: Data
+
+    /// A result's answer keeps the fields it was built as (``init(status:fields:body:)``), which Hummingbird sends
+    /// as they are.
+    enum Headers: Sendable {
+        case pairs([(name: String, value: String)])
+        /// Valid names and values only, with `Content-Length` unless the status is 304.
+        case fields(HTTPFields)
+    }
+
+    private(set) var storedHeaders: Headers
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
         self.status = status
-        self.headers = headers
+        storedHeaders = .pairs(headers)
+        self.body = body
+    }
+
+    /// An answer with `fields`: valid names and values only, and `Content-Length` unless `status` is 304.
+    init(status: Int, fields: HTTPFields, body: Data = Data()) {
+        self.status = status
+        storedHeaders = .fields(fields)
         self.body = body
     }
 
     /// Headers every answer carries: nothing a browser might sniff or run.
-    static let hardening: [(name: String, value: String)] = [
-        ("X-Content-Type-Options", "nosniff"),
-        ("Content-Security-Policy", "default-src 'none'; sandbox"),
+    static let hardeningFields = [
+        HTTPField(name: ResponseFieldName.contentTypeOptions, value: "nosniff"),
+        HTTPField(name: ResponseFieldName.contentSecurityPolicy, value: "default-src 'none'; sandbox"),
     ]
+
+    /// ``hardeningFields`` as name and value.
+    static let hardening = hardeningFields.map { (name: $0.name.rawName, value: $0.value) }
 
     /// A short text answer for `error`: `no-store` for 4xx, a short `max-age` for 5xx, `Retry-After` for 429.
     static func error(_ error: ProxyError, errorTTL: Int, retryAfter: Int) -> ProxyResponse {

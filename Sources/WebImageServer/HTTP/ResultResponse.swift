@@ -1,24 +1,31 @@
 import Foundation
+import HTTPTypes
 import WebImage
 
 extension ProxyResponse {
     /// The 200 (or 304 when the client's copy is current) for a result of `job`; `status` other than 200 (a
     /// fallback image) is sent as it is, never as 304.
+    /// `expiry` keeps the last `Cache-Control` and `Expires` made.
     static func result(_ result: ProcessedResult, for request: ProxyRequest, job: ProxyJob, ttl: Int,
-                       status: Int = 200) -> ProxyResponse {
-        var headers = hardening
-        headers.append(("Cache-Control", "public, max-age=\(max(0, ttl)), immutable"))
+                       expiry: ResultExpiryFields, status: Int = 200) -> ProxyResponse {
+        var fields = HTTPFields()
+        fields.reserveCapacity(10)
+        fields.append(contentsOf: hardeningFields)
         // imgproxy sends Expires beside max-age, for caches that read only Expires.
-        headers.append(("Expires", HTTPDate.format(Date(timeIntervalSinceNow: TimeInterval(max(0, ttl))))))
-        headers.append(("ETag", result.etag))
-        headers.append(("Last-Modified", HTTPDate.format(result.lastModified)))
-        if job.format.dependsOnAccept { headers.append(("Vary", "Accept")) }
-        headers.append(("Content-Disposition", contentDisposition(job, format: result.format)))
-        if status == 200, isCurrent(result, for: request) { return ProxyResponse(status: 304, headers: headers) }
-        headers.append(("Content-Type", contentType(of: result.format)))
-        headers.append(("Content-Length", String(result.data.count)))
-        return ProxyResponse(status: status, headers: headers, body: request.isHead ? Data() : result.data)
+        let (cacheControl, expires) = expiry.fields(ttl: max(0, ttl))
+        fields.append(cacheControl)
+        fields.append(expires)
+        fields.append(result.fields.etag)
+        fields.append(result.fields.lastModified)
+        if job.format.dependsOnAccept { fields.append(varyAccept) }
+        fields.append(HTTPField(name: ResponseFieldName.contentDisposition, value: job.contentDisposition(format: result.format)))
+        if status == 200, isCurrent(result, for: request) { return ProxyResponse(status: 304, fields: fields) }
+        fields.append(result.fields.contentType)
+        fields.append(result.fields.contentLength)
+        return ProxyResponse(status: status, fields: fields, body: request.isHead ? Data() : result.data)
     }
+
+    private static let varyAccept = HTTPField(name: ResponseFieldName.vary, value: "Accept")
 
     /// The media type imgproxy answers with: its table's, which names HEIC `image/heif` where ``ImageFormat/mimeType``
     /// has IANA's `image/heic`.
@@ -26,23 +33,31 @@ extension ProxyResponse {
         format == .heic ? "image/heif" : format.mimeType ?? "application/octet-stream"
     }
 
-    /// imgproxy's `inline; filename="NAME.EXT"` (`attachment` with `return_attachment`): NAME is the `filename`
-    /// option, else the source's file name without its extension, else `image`; EXT the result's format. Quotes,
-    /// control characters, `%` and non-ASCII bytes are percent-encoded, so no name can break the header.
-    static func contentDisposition(_ job: ProxyJob, format: ImageFormat) -> String {
-        let name = job.options.filename ?? sourceStem(job.source) ?? "image"
+    /// The start of imgproxy's `inline; filename="NAME.EXT"` (`attachment` with `return_attachment`), up to NAME
+    /// (``ProxyJob/contentDisposition(format:)`` adds the rest): NAME is the `filename` option, else the source's
+    /// file name without its extension, else `image`. Quotes, control characters, `%` and non-ASCII bytes are
+    /// percent-encoded, so no name can break the header.
+    static func dispositionPrefix(options: ProcessingOptions, source: URL) -> String {
+        let disposition = options.returnAttachment ? "attachment" : "inline"
+        return disposition + "; filename=\"" + escapedFileName(options.filename ?? sourceStem(source) ?? "image")
+    }
+
+    /// `name` with quotes, control characters, `%`, `\\` and non-ASCII bytes percent-encoded.
+    static func escapedFileName(_ name: String) -> String {
+        func plain(_ byte: UInt8) -> Bool {
+            byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "%") && byte != UInt8(ascii: "\\")
+        }
+        if name.utf8.allSatisfy(plain) { return name }
         var escaped: [UInt8] = []
         escaped.reserveCapacity(name.utf8.count + 8)
-        for byte in (name + "." + (format.fileExtension ?? "bin")).utf8 {
-            if byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "%")
-                || byte == UInt8(ascii: "\\") {
-                escaped += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
-            } else {
+        for byte in name.utf8 {
+            if plain(byte) {
                 escaped.append(byte)
+            } else {
+                escaped += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
             }
         }
-        let disposition = job.options.returnAttachment ? "attachment" : "inline"
-        return "\(disposition); filename=\"\(String(decoding: escaped, as: UTF8.self))\""
+        return String(decoding: escaped, as: UTF8.self)
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
