@@ -153,6 +153,8 @@ import WebImage
         for expected in ["swiftwebimage_serve_encodes_total 1", "swiftwebimage_serve_result_cache_misses_total 1",
                          "swiftwebimage_serve_source_downloads_total 1", "swiftwebimage_serve_coalesced_total 0",
                          "swiftwebimage_serve_rejected_total 0", "swiftwebimage_serve_requests_in_flight 0.0",
+                         // An image path is counted under the router's `**` route (answered without its trie).
+                         "hb_requests{http_route=\"/**\",http_request_method=\"GET\",http_response_status_code=\"200\"} 1",
                          "swiftwebimage_serve_queue_depth 0.0",
                          "swiftwebimage_serve_result_cache_hits_total{tier=\"memory\"} 0",
                          "swiftwebimage_download_received_bytes_total \(jpeg.count)"] {

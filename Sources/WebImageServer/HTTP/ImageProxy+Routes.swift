@@ -28,14 +28,22 @@ extension ImageProxy {
             router.on("/", method: method) { [self] request, _ in
                 await answer(request, route: .image) { await self.image($0) }
             }
-            router.on("**", method: method) { [self] request, context in
-                let channel = Self.channel(context)
-                return await answer(request, route: .image) { proxyRequest in
-                    // Watching the connection costs a task and two trips to the event loop, most of a memory
-                    // hit's cost: only the work after a miss is watched.
-                    await self.image(proxyRequest) { work in await DisconnectWatch.run(on: channel, work) }
-                }
+            router.on(Self.imageRoute, method: method) { [self] request, context in
+                await imageAnswer(request, context: context)
             }
+        }
+    }
+
+    /// The route of every other path: an image URL.
+    static let imageRoute: RouterPath = "**"
+
+    /// The answer of ``imageRoute``.
+    func imageAnswer(_ request: Request, context: some RequestContext) async -> Response {
+        let channel = Self.channel(context)
+        return await answer(request, route: .image) { proxyRequest in
+            // Watching the connection costs a task and two trips to the event loop, most of a memory
+            // hit's cost: only the work after a miss is watched.
+            await self.image(proxyRequest) { work in await DisconnectWatch.run(on: channel, work) }
         }
     }
 

@@ -36,11 +36,14 @@ public final class ImageProxyServer: Sendable {
         self.proxy = proxy
         let listener = ImageListener(host: host, port: port)
         let router = Router(context: ImageProxyRequestContext.self)
-        if metrics != nil { router.add(middleware: RequestMetricsMiddleware()) }
+        let requestMetrics = metrics.map { _ in RequestMetricsMiddleware<ImageProxyRequestContext>() }
+        if let requestMetrics { router.add(middleware: requestMetrics) }
         proxy.addRoutes(to: router)
         let idle = TimeAmount.nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000
                                           + idleTimeout.components.attoseconds / 1_000_000_000)
-        var application = Application(router: router, server: .http1RequiringHost(idleTimeout: idle),
+        var application = Application(responder: ImageRouteResponder(router: router.buildResponder(), proxy: proxy,
+                                                                     metrics: requestMetrics),
+                                      server: .http1RequiringHost(idleTimeout: idle),
                                       configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
                                       onServerRunning: { channel in
                                           let real = channel.localAddress?.port ?? port
