@@ -56,7 +56,8 @@ public struct ImageDecodeOptions: Sendable, Hashable {
 
     public init(scaleFactor: Double? = nil, cacheKey: String? = nil, firstFrameOnly: Bool = false,
                 thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true,
-                thumbnailKernel: Resampler.Kernel = .area, scaleDownLimitBytes: Int? = nil, typeHint: ImageFormat? = nil, applyOrientation: Bool = false,
+                thumbnailKernel: Resampler.Kernel = .area, scaleDownLimitBytes: Int? = nil, typeHint: ImageFormat? = nil,
+                applyOrientation: Bool = false,
                 maxPixelCount: Int = 100_000_000, maxFrameCount: Int = 1_000,
                 maxAnimationPixelCount: Int = 250_000_000, coderOptions: ImageCoderOptions = ImageCoderOptions(),
                 colorSpace: DecodeColorSpace = .sRGB, readsMetadata: Bool = false) {
