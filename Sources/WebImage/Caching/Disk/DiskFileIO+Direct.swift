@@ -25,8 +25,8 @@ extension DiskFileIO {
         var offset = 0
         while offset < whole {
             let count = min(DirectWriteBuffers.size, whole - offset)
-            bounce.pointer.copyMemory(from: buffer.baseAddress! + offset, byteCount: count)
-            let written = write(fd, bounce.pointer, count)
+            bounce.copyMemory(from: buffer.baseAddress! + offset, byteCount: count)
+            let written = write(fd, bounce, count)
             if written < 0 {
                 if errno == EINTR { continue }
                 // Refused before anything was written: a file system that takes the flag but not the write.
@@ -50,24 +50,20 @@ final class DirectWriteBuffers: Sendable {
     /// Buffers kept when returned; more are freed (as many exist as writes run at once).
     private static let kept = 4
 
-    /// One buffer, owned by whoever took it until it is given back.
-    struct Buffer: @unchecked Sendable {
-        let pointer: UnsafeMutableRawPointer
+    /// The addresses of the buffers not taken (a buffer taken is its taker's until given back).
+    private let free = Mutex<[UInt]>([])
+
+    func take() -> UnsafeMutableRawPointer {
+        free.withLock { $0.popLast() }.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }
+            ?? .allocate(byteCount: Self.size, alignment: DiskFileIO.directBlock)
     }
 
-    private let free = Mutex<[Buffer]>([])
-
-    func take() -> Buffer {
-        free.withLock { $0.popLast() }
-            ?? Buffer(pointer: .allocate(byteCount: Self.size, alignment: DiskFileIO.directBlock))
-    }
-
-    func give(_ buffer: Buffer) {
+    func give(_ buffer: UnsafeMutableRawPointer) {
         let kept = free.withLock { list in
             guard list.count < Self.kept else { return false }
-            list.append(buffer)
+            list.append(UInt(bitPattern: buffer))
             return true
         }
-        if !kept { buffer.pointer.deallocate() }
+        if !kept { buffer.deallocate() }
     }
 }
