@@ -72,9 +72,7 @@ package struct AccessLineHandler: LogHandler {
             writer.append(" cache=")
             writer.append(line.cache)
             writer.append(" duration_ms=")
-            writer.append(decimal: line.microseconds / 1000)
-            writer.append(".")
-            writer.append(threeDigits: line.microseconds % 1000)
+            writer.append(AccessLog.milliseconds(line.microseconds))
             writer.append(" method=")
             writer.append(line.method)
             writer.append(" path=")
@@ -124,14 +122,6 @@ private struct LineWriter {
     /// `value` in decimal (a small string: no allocation).
     mutating func append(decimal value: Int64) {
         append(String(value))
-    }
-
-    /// `value` (0…999) as three digits, zeros first.
-    mutating func append(threeDigits value: Int64) {
-        buffer[count] = UInt8(ascii: "0") + UInt8(value / 100)
-        buffer[count + 1] = UInt8(ascii: "0") + UInt8(value / 10 % 10)
-        buffer[count + 2] = UInt8(ascii: "0") + UInt8(value % 10)
-        count += 3
     }
 
     mutating func append(timestamp clock: LocalSecondClock) {
